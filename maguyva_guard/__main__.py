@@ -1,0 +1,3 @@
+from maguyva_guard.cli import main
+
+main(prog_name="maguyva-guard")

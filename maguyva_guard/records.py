@@ -1,0 +1,161 @@
+"""The immutable records that flow between the modules.
+
+Lines are 1-based and inclusive everywhere. Paths are relative to the repository root,
+with forward slashes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Definition kinds.
+FUNCTION = "function"
+METHOD = "method"
+CLASS = "class"
+CONSTANT = "constant"
+INTERFACE = "interface"  # Java/TS interfaces, Go interfaces, Rust traits
+TYPE = "type"  # structs, enums, type aliases, records
+
+# Reference kinds.
+CALL = "call"  # f(), obj.f(), mod.f(), new C(), C::f()
+IMPORT = "import"  # import / use / require lines
+INHERIT = "inherit"  # base classes, extends, implements
+DECORATOR = "decorator"  # @f, @f(...), Java/TS annotations
+ANNOTATION = "annotation"  # type annotations (including Python string annotations)
+STRING = "string"  # a string literal naming a dotted path, e.g. mock.patch("pkg.mod.f")
+USE = "use"  # any other use of an identifier worth indexing (f passed as a value)
+
+# How sure a graph edge is (issue 3).
+EXACT = "exact"
+PROBABLE = "probable"
+AMBIGUOUS = "ambiguous"
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A symbol defined in a file."""
+
+    path: str
+    name: str
+    qualified_name: str  # module path + nesting, e.g. "pkg.mod.Class.method"
+    kind: str  # one of the definition kinds above
+    line_start: int
+    line_end: int
+    signature: str = ""  # the header text: "def f(a, b=1) -> int" (decorators included)
+    doc: str = ""  # docstring or leading comment, first paragraph
+    parent: str = ""  # qualified name of the enclosing definition, "" at module level
+    bases: tuple[str, ...] = ()  # for classes: base classes / implemented interfaces, as written
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A use of a name in a file: a call, an import, a base class, an annotation..."""
+
+    path: str
+    name: str  # the last identifier referred to: "get" in requests.get(...)
+    kind: str  # one of the reference kinds above
+    line: int
+    scope: str  # qualified name of the enclosing definition, "" for module level
+    receiver: str = ""  # text before the final "." / "::" ("self", "os.path", "super()")
+    # For imports: the dotted path imported ("a.b.c"; relative ones keep their leading dots,
+    # "..pkg.mod"), and the local name it is bound to (`import a.b as c` binds "c";
+    # `from a import b` binds "b"; `import a.b` binds "a").
+    target: str = ""
+    alias: str = ""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of code to embed: a symbol's body, long bodies split."""
+
+    path: str
+    symbol: str  # qualified name of the enclosing definition, "" for module-level code
+    line_start: int
+    line_end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class FileSymbols:
+    """Everything extracted from one file."""
+
+    language: str
+    definitions: tuple[Definition, ...] = ()
+    references: tuple[Reference, ...] = ()
+    chunks: tuple[Chunk, ...] = ()
+    parse_errors: int = 0  # count of ERROR nodes tree-sitter recovered from
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One result of one retriever: a place in a file, with the modality's raw score."""
+
+    path: str
+    line_start: int
+    line_end: int
+    symbol: str  # qualified name of the enclosing definition, "<module>" for top-level code
+    score: float  # the modality's raw score; never compared across modalities
+    modality: str
+    kind: str = ""  # the enclosing symbol's kind, when known
+    depth: int = 0  # graph hits: distance from the target (1 = direct caller)
+    confidence: str = ""  # graph hits: exact, probable or ambiguous
+    via: tuple[str, ...] = field(default_factory=tuple)  # graph hits: the chain from the target
+
+
+# --- The guard's report (CONTRACT.md `check --format json`) --------------------------------
+
+ADDED = "added"
+REMOVED = "removed"
+MODIFIED = "modified"
+RENAMED = "renamed"
+SIGNATURE_CHANGED = "signature_changed"
+CHANGE_KINDS = (ADDED, REMOVED, MODIFIED, RENAMED, SIGNATURE_CHANGED)
+
+
+@dataclass(frozen=True)
+class ChangedSymbol:
+    path: str
+    name: str
+    qualified_name: str
+    kind: str
+    change: str  # one of CHANGE_KINDS
+    line_start: int  # on the new side; on the old side for a removed symbol
+    line_end: int
+    old_name: str = ""  # for renamed: the name on the old side
+    old_path: str = ""  # when the file moved or the symbol was removed
+    risk: str = "none"  # none, low, medium, high
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """One modality's share of a fused score (SPEC 5): what the report's "found by" shows."""
+
+    modality: str
+    rank: int  # 0-based position in that modality's list
+    weight: float
+    boost: float
+    value: float  # weight * 1/(k + rank + 1) * boost
+
+
+@dataclass(frozen=True)
+class Affected:
+    path: str
+    symbol: str  # qualified name of the enclosing function/method/class, or "<module>"
+    line: int
+    kind: str
+    score: float
+    centrality: float
+    depth: int
+    because_of: tuple[str, ...]  # qualified names of the changed symbols
+    modalities: tuple[str, ...]
+    fusion_strategy: str  # "direct" or "rrf"
+    confidence: str = EXACT  # exact, probable, ambiguous (the weakest edge on the chain)
+    via: tuple[str, ...] = ()  # the chain from the changed symbol to this caller
+    contributions: tuple[Contribution, ...] = ()
+
+
+@dataclass(frozen=True)
+class Fallback:
+    path: str
+    reason: str
+    queries: tuple[str, ...]

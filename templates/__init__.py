@@ -1,0 +1,1 @@
+"""Jinja templates of the reports (text, Markdown, SARIF); shipped as package data."""
