@@ -45,6 +45,9 @@ CONF_IDENTIFIER_MAX: Final = 0.80  # row 5, strongest (a dotted or multi-part id
 CONF_UNDERSTAND_PHRASE: Final = 0.75  # row 6: "how", "why", "explain", "architecture"
 CONF_FALLBACK: Final = 0.40  # row 7: nothing matched
 CONF_SIMILAR: Final = 0.90  # find_similar: the caller passed code, not words
+# Grades inside the ranges of rows 4 and 5 (SPEC 2), by strength of signal (intent.py).
+CONF_EXACT_ERRNO: Final = 0.88  # row 4: an E[A-Z]+ errno token (quoted/traceback: MAX)
+CONF_IDENTIFIER_TWO_PART: Final = 0.70  # row 5: two parts (parse_config, parseConfig)
 
 # Weight profiles (SPEC 3): intent -> modality -> weight.
 WEIGHTS: Final[dict[str, dict[str, float]]] = {
@@ -75,6 +78,13 @@ BOOST_CAP: Final = 1.5
 # "demoted" without a number; we multiply their fused score by this factor, which puts
 # them below any first-party result of comparable rank without hiding them.
 DEMOTION_FACTOR: Final = 0.25
+
+# Running the plan (SPEC 4: "the selected modalities run in parallel"). Not SPEC numbers but
+# product defaults: a modality still running after this many seconds is reported as failed
+# and the others answer; each modality is asked for at least this many hits (or the
+# caller's limit if larger), so fusion has agreement to find below the final cut.
+MODALITY_TIMEOUT_SECONDS: Final = 5.0
+MODALITY_CANDIDATES_MIN: Final = 50
 
 
 def rrf_contribution(weight: float, rank: int, k: int, centrality: float) -> float:
