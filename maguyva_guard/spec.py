@@ -104,7 +104,9 @@ def centrality_boost(centrality: float) -> float:
     return min(1.0 + BOOST_SLOPE * math.log1p(max(centrality, 0.0)), BOOST_CAP)
 
 
-def strongest_modalities(intent: str, count: int = DEFAULT_PRESET_MODALITY_COUNT) -> tuple[str, ...]:
+def strongest_modalities(
+    intent: str, count: int = DEFAULT_PRESET_MODALITY_COUNT
+) -> tuple[str, ...]:
     """The `count` modalities with the largest weights for `intent` (SPEC 4, default preset).
 
     Ties go to the cheaper modality (text, structural, graph, semantic); zero weights never run.

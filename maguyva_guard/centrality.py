@@ -1,0 +1,100 @@
+"""Centrality of definitions (SPEC 5), precomputed on the name-level graph of the view.
+
+Every reference votes for the definitions that carry its name, its vote split evenly among
+them; PageRank (rustworkx) runs over those weighted edges from the referring definition (or
+the referring file, for top-level code) to the referred one. The result is scaled by the
+number of nodes, so that the average node has centrality 1 (PageRank sums to 1), and stored
+in the index with the view it was computed for. It is refreshed when the view has drifted by
+more than REFRESH_DRIFT of its files, since a one-file commit moves centralities too little
+to pay for a recomputation on the hook's hot path.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+
+REFRESH_DRIFT = 0.05
+PAGERANK_ALPHA = 0.85  # the usual damping factor
+TABLE = "graph_centrality"
+
+
+def ensure_table(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        f"CREATE TABLE IF NOT EXISTS {TABLE} (path TEXT, qualified_name TEXT, value REAL,"
+        " PRIMARY KEY (path, qualified_name))"
+    )
+
+
+def view_signature(files: dict[str, object]) -> dict[str, str]:
+    return {p: str(getattr(f, "blob", f)) for p, f in files.items()}
+
+
+def needs_refresh(store: object) -> bool:
+    files = view_signature(store.files())  # type: ignore[attr-defined]
+    stamp = store.meta_get("centrality_view")  # type: ignore[attr-defined]
+    if not stamp:
+        return bool(files)
+    old = dict(line.split("\t", 1) for line in stamp.splitlines() if "\t" in line)
+    changed = sum(1 for p, b in files.items() if old.get(p) != b) + len(old.keys() - files.keys())
+    return changed > REFRESH_DRIFT * max(len(files), 1)
+
+
+def refresh(store: object, force: bool = False) -> int:
+    """Recompute and store centralities if the view drifted; returns the node count."""
+    if not force and not needs_refresh(store):
+        return 0
+    import rustworkx as rx
+
+    defs = store.definitions()  # type: ignore[attr-defined]
+    refs = store.references()  # type: ignore[attr-defined]
+    nodes: dict[tuple[str, str], int] = {}
+    graph = rx.PyDiGraph(multigraph=True)
+
+    def node(key: tuple[str, str]) -> int:
+        if key not in nodes:
+            nodes[key] = graph.add_node(key)
+        return nodes[key]
+
+    by_name: dict[str, list[int]] = defaultdict(list)
+    for d in defs:
+        by_name[d.name].append(node((d.path, d.qualified_name)))
+    weights: dict[tuple[int, int], float] = defaultdict(float)
+    for r in refs:
+        targets = by_name.get(r.name)
+        if not targets:
+            continue
+        src = node((r.path, r.scope or "<module>"))
+        share = 1.0 / len(targets)
+        for t in targets:
+            if t != src:
+                weights[(src, t)] += share
+    graph.add_edges_from([(s, t, w) for (s, t), w in weights.items()])
+    ranks = rx.pagerank(graph, alpha=PAGERANK_ALPHA, weight_fn=float) if len(graph) else {}
+    scale = len(graph)
+    conn = store.conn  # type: ignore[attr-defined]
+    ensure_table(conn)
+    with conn:
+        conn.execute(f"DELETE FROM {TABLE}")
+        conn.executemany(
+            f"INSERT OR REPLACE INTO {TABLE} VALUES (?, ?, ?)",
+            ((k[0], k[1], ranks[i] * scale) for k, i in nodes.items() if i in ranks),
+        )
+    stamp = "\n".join(f"{p}\t{b}" for p, b in sorted(view_signature(store.files()).items()))  # type: ignore[attr-defined]
+    store.meta_set("centrality_view", stamp)  # type: ignore[attr-defined]
+    return scale
+
+
+def lookup(store: object, keys: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
+    """Centrality of (path, qualified name) pairs; 0 for what is off the graph."""
+    conn = store.conn  # type: ignore[attr-defined]
+    ensure_table(conn)
+    out: dict[tuple[str, str], float] = {}
+    for path, qn in set(keys):
+        row = conn.execute(
+            f"SELECT value FROM {TABLE} WHERE path = ? AND qualified_name = ?", (path, qn)
+        ).fetchone()
+        out[(path, qn)] = float(row[0]) if row else 0.0
+    return out
+
+

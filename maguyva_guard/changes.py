@@ -1,0 +1,307 @@
+"""From a diff to the symbols it changes (SPEC 7, steps 1 and 2).
+
+Both sides of every changed file are parsed from their blobs (never from the working tree):
+the old side for what was removed or renamed, the new side for what was added or changed.
+A changed line belongs to the innermost definition around it, so a method's edit is the
+method's, not its class's. A definition present on both sides is `signature_changed` when
+its header differs (parameters, return type, decorators, visibility) and `modified` when
+only its body does; an edit that only touches comments or blank lines changes nothing. A
+removed definition whose body reappears under another name is `renamed`.
+
+Changed lines outside every definition, and files without symbol support, become fallbacks
+(SPEC 7, step 4): the guard searches for what they mention instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from maguyva_guard import git
+from maguyva_guard.records import (
+    ADDED,
+    MODIFIED,
+    REMOVED,
+    RENAMED,
+    SIGNATURE_CHANGED,
+    ChangedSymbol,
+    Definition,
+    Fallback,
+    FileSymbols,
+)
+
+NULL_BLOB = "0" * 40
+# Placed symbols (paths and qualified names filled in) of a blob at a path, or None when
+# the file is not code we can parse (binary, unknown language).
+Parser = Callable[[str, str], FileSymbols | None]
+
+_COMMENT_LINE = re.compile(r"^\s*(#|//|/\*|\*|\*/)")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+_STRING = re.compile(r"""(["'])((?:(?!\1).){4,80})\1""")
+MAX_FALLBACK_QUERIES = 8  # per file: enough to find what a module-level edit mentions
+
+
+@dataclass(frozen=True)
+class ChangeSet:
+    changed: tuple[ChangedSymbol, ...]
+    fallbacks: tuple[Fallback, ...]
+    old_definitions: dict[tuple[str, str], Definition] = field(default_factory=dict)
+    new_definitions: dict[tuple[str, str], Definition] = field(default_factory=dict)
+
+
+@dataclass
+class _Side:
+    path: str
+    symbols: FileSymbols | None
+    lines: list[str]
+    changed: set[int]
+
+    def innermost(self) -> list[Definition]:
+        """The innermost definition around each changed line, in order, without repeats."""
+        if self.symbols is None:
+            return []
+        defs = sorted(self.symbols.definitions, key=lambda d: (d.line_start, -d.line_end))
+        out: dict[str, Definition] = {}
+        for line in sorted(self.changed):
+            inner = None
+            for d in defs:
+                if d.line_start <= line <= d.line_end:
+                    if inner is None or _size(d) <= _size(inner):
+                        inner = d
+            if inner is not None:
+                out.setdefault(inner.qualified_name, inner)
+        return list(out.values())
+
+    def orphan_lines(self) -> list[int]:
+        """Changed lines outside every definition that hold code (not blank, not comment)."""
+        defs = self.symbols.definitions if self.symbols else ()
+        spans = [(d.line_start, d.line_end) for d in defs]
+        out = []
+        for line in sorted(self.changed):
+            text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+            if _is_noise(text):
+                continue
+            if not any(a <= line <= b for a, b in spans):
+                out.append(line)
+        return out
+
+
+def _size(d: Definition) -> int:
+    return d.line_end - d.line_start
+
+
+def _is_noise(line: str) -> bool:
+    """Blank, comment and import lines: a change to them alone breaks no caller here."""
+    text = line.strip()
+    return not text or bool(_COMMENT_LINE.match(line)) or text.startswith(("import ", "from "))
+
+
+def compute(
+    repo: str,
+    base: str | None,
+    head: str | None,
+    parse: Parser,
+    read: Callable[[list[str]], dict[str, bytes]],
+) -> ChangeSet:
+    """The symbols changed between `base` and `head` (None: the staged index)."""
+    files = git.diff_files(repo, base, head)
+    hunks = git.diff_hunks(repo, base, head)
+    blobs = read([b for f in files for b in (f.old_blob, f.new_blob) if b != NULL_BLOB])
+    changed: list[ChangedSymbol] = []
+    fallbacks: list[Fallback] = []
+    removed: list[tuple[_Side, Definition]] = []
+    added: list[tuple[_Side, Definition]] = []
+    olds: dict[tuple[str, str], Definition] = {}
+    news: dict[tuple[str, str], Definition] = {}
+    for f in files:
+        file_hunks = hunks.get(f.new_path or f.old_path, [])
+        old = _side(f.old_path, f.old_blob, blobs, parse, _old_lines(file_hunks, f.status))
+        new = _side(f.new_path, f.new_blob, blobs, parse, _new_lines(file_hunks, f.status))
+        if _is_binary(blobs.get(f.new_blob) or blobs.get(f.old_blob) or b""):
+            continue
+        fallbacks.extend(_fallbacks(old, new))
+        old_all = _by_local(old)
+        new_all = _by_local(new)
+        touched = {_local(d, old_all): d for d in old.innermost()}
+        touched_new = {_local(d, new_all): d for d in new.innermost()}
+        for key in dict.fromkeys([*touched, *touched_new]):
+            o, n = old_all.get(key), new_all.get(key)
+            if o is not None and n is not None:
+                kind = _compare(old, o, new, n)
+                if kind:
+                    changed.append(_changed(n, kind))
+                    olds[(o.path, o.qualified_name)] = o
+                    news[(n.path, n.qualified_name)] = n
+            elif n is not None:
+                added.append((new, n))
+            elif o is not None:
+                removed.append((old, o))
+    changed.extend(_pair_renames(removed, added, olds, news))
+    return ChangeSet(tuple(changed), tuple(fallbacks), olds, news)
+
+
+def _side(
+    path: str, blob: str, blobs: dict[str, bytes], parse: Parser, changed: set[int] | None
+) -> _Side:
+    data = blobs.get(blob, b"") if path and blob != NULL_BLOB else b""
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    symbols = parse(blob, path) if data and not _is_binary(data) else None
+    every = set(range(1, len(lines) + 1))
+    return _Side(path, symbols, lines, every if changed is None else changed)
+
+
+def _old_lines(hunks: list[git.Hunk], status: str) -> set[int] | None:
+    if status == "D":
+        return None  # every line of a deleted file
+    out: set[int] = set()
+    for h in hunks:
+        out.update(range(h.old_start, h.old_start + h.old_count) if h.old_count else [h.old_start])
+    return out
+
+
+def _new_lines(hunks: list[git.Hunk], status: str) -> set[int] | None:
+    if status == "A":
+        return None
+    out: set[int] = set()
+    for h in hunks:
+        out.update(range(h.new_start, h.new_start + h.new_count) if h.new_count else [h.new_start])
+    return out
+
+
+def _is_binary(data: bytes) -> bool:
+    return b"\0" in data[:8192]
+
+
+def _by_local(side: _Side) -> dict[str, Definition]:
+    defs = side.symbols.definitions if side.symbols else ()
+    by_qn = {d.qualified_name: d for d in defs}
+    return {_local(d, by_qn): d for d in defs}
+
+
+def _local(d: Definition, by_qn: dict[str, Definition]) -> str:
+    """The name of `d` inside its file ("Class.method"), whatever the file's module name."""
+    parts = [d.name]
+    parent = by_qn.get(d.parent) if d.parent else None
+    while parent is not None and len(parts) < 50:
+        parts.append(parent.name)
+        parent = by_qn.get(parent.parent) if parent.parent else None
+    if d.parent and parent is None and d.parent not in by_qn and len(parts) == 1:
+        parts.append(d.parent.rsplit(".", 1)[-1])
+    return ".".join(reversed(parts))
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _body(side: _Side, d: Definition, skip_header: bool = False) -> str:
+    lines = side.lines[d.line_start - 1 : d.line_end]
+    if skip_header:
+        header_lines = max(d.signature.count("\n"), 0) + 1
+        lines = lines[header_lines:]
+    code = [_strip_comment(line) for line in lines if not _COMMENT_LINE.match(line)]
+    return _normal("\n".join(code))
+
+
+def _strip_comment(line: str) -> str:
+    """Drop a trailing `#` or `//` comment when no quote precedes it (approximate, cheap)."""
+    for marker in ("#", "//"):
+        i = line.find(marker)
+        if i >= 0 and "'" not in line[:i] and '"' not in line[:i] and "http:" not in line:
+            line = line[:i]
+    return line
+
+
+def _compare(old: _Side, o: Definition, new: _Side, n: Definition) -> str:
+    if _normal(o.signature) != _normal(n.signature):
+        return SIGNATURE_CHANGED
+    if _body(old, o) != _body(new, n):
+        return MODIFIED
+    return ""
+
+
+def _changed(d: Definition, change: str, old: Definition | None = None) -> ChangedSymbol:
+    return ChangedSymbol(
+        path=d.path,
+        name=d.name,
+        qualified_name=d.qualified_name,
+        kind=d.kind,
+        change=change,
+        line_start=d.line_start,
+        line_end=d.line_end,
+        old_name=old.name if old is not None and old.name != d.name else "",
+        old_path=old.path if old is not None and old.path != d.path else "",
+    )
+
+
+def _pair_renames(
+    removed: list[tuple[_Side, Definition]],
+    added: list[tuple[_Side, Definition]],
+    olds: dict[tuple[str, str], Definition],
+    news: dict[tuple[str, str], Definition],
+) -> Iterable[ChangedSymbol]:
+    """A removed body that reappears under another name or in another file is a rename."""
+    by_body: dict[tuple[str, str], tuple[_Side, Definition]] = {}
+    for side, d in added:
+        body = _body(side, d, skip_header=True)
+        if body:
+            by_body.setdefault((d.kind, body), (side, d))
+    paired: set[tuple[str, str]] = set()
+    for side, o in removed:
+        match = by_body.pop((o.kind, _body(side, o, skip_header=True)), None)
+        olds[(o.path, o.qualified_name)] = o
+        if match is None:
+            yield _changed(o, REMOVED)
+            continue
+        n = match[1]
+        paired.add((n.path, n.qualified_name))
+        news[(n.path, n.qualified_name)] = n
+        yield _changed(n, RENAMED, old=o)
+    for _, n in added:
+        if (n.path, n.qualified_name) not in paired:
+            news[(n.path, n.qualified_name)] = n
+            yield _changed(n, ADDED)
+
+
+def _fallbacks(old: _Side, new: _Side) -> list[Fallback]:
+    """Changed code that no symbol holds: search for what it mentions instead."""
+    out = []
+    for side in (new, old) if new.path else (old,):
+        if not side.path or not side.lines:
+            continue
+        if side.symbols is None:
+            lines = sorted(side.changed)
+            reason = "no symbol support for this file type"
+        else:
+            lines = side.orphan_lines()
+            reason = "module-level code changed"
+        queries = _queries([side.lines[i - 1] for i in lines if 0 < i <= len(side.lines)])
+        if queries:
+            span = f"{lines[0]}-{lines[-1]}" if len(lines) > 1 else str(lines[0])
+            out.append(Fallback(side.path, f"{reason} (lines {span})", tuple(queries)))
+        if side is new and out:
+            break  # the new side speaks for a modified file
+    return out
+
+
+def _queries(lines: list[str]) -> list[str]:
+    """Exact-match queries from changed lines: quoted literals first, then identifiers."""
+    found: dict[str, None] = {}
+    for line in lines:
+        for m in _STRING.finditer(line):
+            found.setdefault(f'"{m.group(2)}"', None)
+    for line in lines:
+        for word in _IDENTIFIER.findall(line):
+            if word not in _KEYWORDS:
+                found.setdefault(word, None)
+    return list(found)[:MAX_FALLBACK_QUERIES]
+
+
+_KEYWORDS = frozenset(
+    """and as assert async await break class continue def del elif else except finally for
+    from global if import lambda nonlocal not pass raise return try while with yield None
+    True False self cls const let var function return new this null true false undefined
+    public private protected static final void int string func package type struct impl pub
+    """.split()
+)
