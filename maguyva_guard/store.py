@@ -1,0 +1,366 @@
+"""The SQLite index, in `<git common dir>/maguyva-guard/index-v<N>.sqlite`.
+
+Tables are addressed by blob id: one parsed blob serves every path and every revision it
+appears at. Records are stored exactly as `symbols.extract` returns them (qualified names
+local to the file); the `files` table maps the current view's paths to blobs, and the read
+API adds the path and the module prefix when it hands records out.
+
+Writes happen in transactions in WAL mode: a run killed mid-write leaves the previous
+state (SQLite's journal is the atomicity). An index of another format, or one that fails to
+open or to pass `PRAGMA quick_check`, is moved aside and rebuilt (storefile.py).
+
+Format changelog (bump SCHEMA_VERSION, and the file name with it, on any change):
+  0: prototype (tests/fixtures/index-v0.sqlite); never released
+  1: first format
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from maguyva_guard import git, storefile
+from maguyva_guard.errors import FatalError
+from maguyva_guard.records import Chunk, Definition, FileSymbols, Reference
+
+SCHEMA_VERSION = 1
+INDEX_DIRNAME = "maguyva-guard"
+_SEP = "\x1f"  # joins a class's bases in one column (a base's text may hold any printable)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS blobs(blob TEXT PRIMARY KEY, language TEXT, size INTEGER NOT NULL,
+    status TEXT NOT NULL, parse_errors INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS defs(blob TEXT NOT NULL, name TEXT NOT NULL, qname TEXT NOT NULL,
+    kind TEXT NOT NULL, line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
+    signature TEXT NOT NULL, doc TEXT NOT NULL, parent TEXT NOT NULL, bases TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS refs(blob TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
+    line INTEGER NOT NULL, scope TEXT NOT NULL, receiver TEXT NOT NULL, target TEXT NOT NULL,
+    alias TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS chunks(blob TEXT NOT NULL, symbol TEXT NOT NULL,
+    line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, hash TEXT NOT NULL,
+    text TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, blob TEXT NOT NULL, language TEXT,
+    category TEXT NOT NULL);
+-- The previous view, as the paths where it differs from `files` (blob NULL: absent then).
+CREATE TABLE IF NOT EXISTS previous(path TEXT PRIMARY KEY, blob TEXT);
+CREATE INDEX IF NOT EXISTS defs_name ON defs(name);
+CREATE INDEX IF NOT EXISTS defs_blob ON defs(blob);
+CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
+CREATE INDEX IF NOT EXISTS refs_blob ON refs(blob);
+CREATE INDEX IF NOT EXISTS chunks_blob ON chunks(blob);
+CREATE INDEX IF NOT EXISTS files_blob ON files(blob);
+"""
+
+_DEF_FIELDS = ("d.name, d.qname, d.kind, d.line_start, d.line_end, d.signature, d.doc, "
+               "d.parent, d.bases")
+_REF_FIELDS = "r.name, r.kind, r.line, r.scope, r.receiver, r.target, r.alias"
+_DEF_COLS = f"f.path, f.language, {_DEF_FIELDS}"
+_REF_COLS = f"f.path, f.language, {_REF_FIELDS}"
+
+
+@dataclass(frozen=True)
+class FileInfo:
+    blob: str
+    language: str | None
+    category: str
+
+
+@dataclass(frozen=True)
+class BlobRecord:
+    """What the indexer learnt about one blob (symbols None unless status is "parsed")."""
+
+    blob: str
+    language: str | None
+    size: int
+    status: str
+    symbols: FileSymbols | None = None
+
+
+@lru_cache(maxsize=65536)
+def module_prefix(path: str, language: str | None) -> str:
+    """The dotted module a path's local names live in ("pkg/mod.py" -> "pkg.mod")."""
+    if not language:
+        return ""
+    from maguyva_guard import languages
+
+    return languages.module_name(path, language)
+
+
+def qualify(prefix: str, local: str) -> str:
+    """"mod" + "Class.method" -> "mod.Class.method"; a local "" (module level) stays ""."""
+    if not local:
+        return ""
+    return f"{prefix}.{local}" if prefix else local
+
+
+class Store:
+    """An open index: the connection, the lock, and the read API."""
+
+    def __init__(self, repo: git.RepoInfo, index_dir: Path, conn: sqlite3.Connection) -> None:
+        self.repo = repo
+        self.root = repo.root
+        self.index_dir = index_dir
+        self.path = index_dir / index_filename()
+        self.conn = conn
+        self.parse_count = 0  # blobs parsed by the last indexer.update (tests assert it)
+        self._lock = storefile.IndexLock(index_dir / "lock")
+        self._reader: git.BlobReader | None = None
+
+    # --- lifecycle -------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path | str = ".", rebuild: bool = False) -> Store:
+        """Open (creating, upgrading or repairing) the index of the repository at `path`."""
+        repo = git.repo_info(path)
+        index_dir = repo.common_dir / INDEX_DIRNAME
+        try:
+            index_dir.mkdir(exist_ok=True)
+        except OSError as exc:
+            msg = f"cannot create the index folder {index_dir}: {exc.strerror}"
+            raise FatalError(msg) from None
+        with storefile.IndexLock(index_dir / "lock"):
+            conn = storefile.open_checked(index_dir / index_filename(), SCHEMA_VERSION, _SCHEMA,
+                                          rebuild)
+        return cls(repo, index_dir, conn)
+
+    def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        """Held by the indexer while it writes: one writer across processes (bounded wait)."""
+        with self._lock:
+            yield
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception (then re-raised)."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # --- meta ------------------------------------------------------------------------
+
+    def meta_get(self, key: str, default: str | None = None) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def writer(self) -> StoreWriter:
+        return StoreWriter(self.conn)
+
+    def meta_set(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    # --- the current view ------------------------------------------------------------
+
+    def files(self) -> dict[str, FileInfo]:
+        rows = self.conn.execute("SELECT path, blob, language, category FROM files")
+        return {p: FileInfo(b, lang, c) for p, b, lang, c in rows}
+
+    def category(self, path: str) -> str | None:
+        row = self.conn.execute("SELECT category FROM files WHERE path = ?", (path,)).fetchone()
+        return row[0] if row else None
+
+    def text(self, path: str) -> str:
+        """A file's content in the current view ("" for a path not in it)."""
+        row = self.conn.execute("SELECT blob FROM files WHERE path = ?", (path,)).fetchone()
+        return self.blob_text(row[0]) if row else ""
+
+    def blob_text(self, blob: str) -> str:
+        """A blob's content, decoded as UTF-8 (invalid bytes replaced), "" if missing."""
+        if self._reader is None:
+            self._reader = git.BlobReader(self.root)
+        data = self._reader.read(blob)
+        return data.decode("utf-8", "replace") if data else ""
+
+    # --- records ---------------------------------------------------------------------
+
+    def definitions(self, name: str | None = None, qualified_name: str | None = None,
+                    path: str | None = None) -> list[Definition]:
+        """Definitions of the current view, filtered by name, full qualified name or path."""
+        if qualified_name is not None:
+            name = qualified_name.rsplit(".", 1)[-1]
+        where, args = _filters(("d.name", name), ("f.path", path))
+        sql = f"SELECT {_DEF_COLS} FROM defs d JOIN files f ON f.blob = d.blob{where}"
+        found = [_definition(row) for row in self.conn.execute(sql, args)]
+        if qualified_name is not None:
+            found = [d for d in found if d.qualified_name == qualified_name]
+        return found
+
+    def definitions_in(self, path: str) -> list[Definition]:
+        return self.definitions(path=path)
+
+    def references(self, name: str | None = None, path: str | None = None,
+                   kinds: Iterable[str] | None = None) -> list[Reference]:
+        where, args = _filters(("r.name", name), ("f.path", path))
+        kind_set = tuple(kinds) if kinds is not None else None
+        if kind_set is not None:
+            marks = ",".join("?" * len(kind_set))
+            where += f"{' AND' if where else ' WHERE'} r.kind IN ({marks})"
+            args = (*args, *kind_set)
+        sql = f"SELECT {_REF_COLS} FROM refs r JOIN files f ON f.blob = r.blob{where}"
+        return [_reference(row) for row in self.conn.execute(sql, args)]
+
+    def references_in(self, path: str) -> list[Reference]:
+        return self.references(path=path)
+
+    def chunks(self) -> Iterator[tuple[str, Chunk]]:
+        """(content hash, chunk) for every chunk of the current view."""
+        sql = ("SELECT f.path, f.language, c.symbol, c.line_start, c.line_end, c.hash, c.text "
+               "FROM chunks c JOIN files f ON f.blob = c.blob")
+        for path, language, symbol, start, end, digest, text in self.conn.execute(sql):
+            prefix = module_prefix(path, language)
+            yield digest, Chunk(path, qualify(prefix, symbol), start, end, text)
+
+    def symbols_of(self, blob: str, path: str) -> FileSymbols | None:
+        """Everything indexed for a blob, as if it sat at `path` (any revision's blob).
+
+        None when the blob is not indexed (see indexer.ensure_parsed).
+        """
+        row = self.conn.execute(
+            "SELECT language, parse_errors FROM blobs WHERE blob = ?", (blob,)).fetchone()
+        if row is None:
+            return None
+        language, errors = row
+        args = (path, language, blob)
+        defs = self.conn.execute(f"SELECT ?, ?, {_DEF_FIELDS} FROM defs d WHERE d.blob = ?", args)
+        refs = self.conn.execute(f"SELECT ?, ?, {_REF_FIELDS} FROM refs r WHERE r.blob = ?", args)
+        prefix = module_prefix(path, language)
+        chunks = self.conn.execute(
+            "SELECT symbol, line_start, line_end, text FROM chunks WHERE blob = ?", (blob,))
+        return FileSymbols(
+            language=language or "",
+            definitions=tuple(_definition(r) for r in defs),
+            references=tuple(_reference(r) for r in refs),
+            chunks=tuple(Chunk(path, qualify(prefix, s), a, b, t) for s, a, b, t in chunks),
+            parse_errors=errors,
+        )
+
+
+def index_filename(version: int = SCHEMA_VERSION) -> str:
+    return f"index-v{version}.sqlite"
+
+
+def _filters(*pairs: tuple[str, str | None]) -> tuple[str, tuple[str, ...]]:
+    used = [(col, value) for col, value in pairs if value is not None]
+    if not used:
+        return "", ()
+    return " WHERE " + " AND ".join(f"{c} = ?" for c, _ in used), tuple(v for _, v in used)
+
+
+def _definition(row: tuple) -> Definition:  # type: ignore[type-arg]
+    path, language, name, qname, kind, start, end, signature, doc, parent, bases = row
+    prefix = module_prefix(path, language)
+    return Definition(
+        path=path, name=name, qualified_name=qualify(prefix, qname), kind=kind,
+        line_start=start, line_end=end, signature=signature, doc=doc,
+        parent=qualify(prefix, parent), bases=tuple(bases.split(_SEP)) if bases else (),
+    )
+
+
+def _reference(row: tuple) -> Reference:  # type: ignore[type-arg]
+    path, language, name, kind, line, scope, receiver, target, alias = row
+    return Reference(path=path, name=name, kind=kind, line=line,
+                     scope=qualify(module_prefix(path, language), scope),
+                     receiver=receiver, target=target, alias=alias)
+
+
+def encode_bases(bases: tuple[str, ...]) -> str:
+    return _SEP.join(bases)
+
+
+class StoreWriter:
+    """The write side, used by the indexer inside `store.transaction()` under `store.lock()`."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def known(self, blobs: Iterable[str]) -> set[str]:
+        """Which of these blobs are already indexed."""
+        wanted = list(blobs)
+        found: set[str] = set()
+        step = 500  # stay under SQLite's bound-parameter limit
+        for i in range(0, len(wanted), step):
+            part = wanted[i : i + step]
+            sql = f"SELECT blob FROM blobs WHERE blob IN ({','.join('?' * len(part))})"
+            found.update(row[0] for row in self.conn.execute(sql, part))
+        return found
+
+    def add_blobs(self, records: Iterable[BlobRecord]) -> None:
+        for rec in records:
+            errors = rec.symbols.parse_errors if rec.symbols else 0
+            self.conn.execute("INSERT OR REPLACE INTO blobs VALUES (?, ?, ?, ?, ?)",
+                              (rec.blob, rec.language, rec.size, rec.status, errors))
+            if rec.symbols is not None:
+                self._add_symbols(rec.blob, rec.symbols)
+
+    def _add_symbols(self, blob: str, symbols: FileSymbols) -> None:
+        self.conn.executemany(
+            "INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(blob, d.name, d.qualified_name, d.kind, d.line_start, d.line_end, d.signature,
+              d.doc, d.parent, encode_bases(d.bases)) for d in symbols.definitions])
+        self.conn.executemany(
+            "INSERT INTO refs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(blob, r.name, r.kind, r.line, r.scope, r.receiver, r.target, r.alias)
+             for r in symbols.references])
+        self.conn.executemany(
+            "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?)",
+            [(blob, c.symbol, c.line_start, c.line_end, content_hash(c.text), c.text)
+             for c in symbols.chunks])
+
+    def set_view(self, old: dict[str, FileInfo], new: dict[str, FileInfo]) -> int:
+        """Make `new` the current view; remember `old` where it differs. Returns changes."""
+        changed = [p for p, info in new.items() if old.get(p) != info]
+        removed = [p for p in old if p not in new]
+        if not changed and not removed:
+            return 0
+        self.conn.execute("DELETE FROM previous")
+        self.conn.executemany(
+            "INSERT INTO previous VALUES (?, ?)",
+            [(p, old[p].blob if p in old else None) for p in (*changed, *removed)])
+        self.conn.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in removed])
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)",
+            [(p, new[p].blob, new[p].language, new[p].category) for p in changed])
+        return len(changed) + len(removed)
+
+    def collect_garbage(self) -> list[str]:
+        """Drop blobs of neither the current nor the previous view; returns their ids."""
+        dead = [row[0] for row in self.conn.execute(
+            "SELECT blob FROM blobs WHERE blob NOT IN (SELECT blob FROM files) "
+            "AND blob NOT IN (SELECT blob FROM previous WHERE blob IS NOT NULL)")]
+        for table in ("defs", "refs", "chunks", "blobs"):
+            self.conn.executemany(f"DELETE FROM {table} WHERE blob = ?", [(b,) for b in dead])
+        return dead
+
+    def view_counts(self) -> tuple[int, int]:
+        """(definitions, references) in the current view, counting each path."""
+        defs = self.conn.execute(
+            "SELECT count(*) FROM defs d JOIN files f ON f.blob = d.blob").fetchone()[0]
+        refs = self.conn.execute(
+            "SELECT count(*) FROM refs r JOIN files f ON f.blob = r.blob").fetchone()[0]
+        return defs, refs
+
+
+def content_hash(text: str) -> str:
+    """The key of a chunk's text (embeddings are cached by it)."""
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()

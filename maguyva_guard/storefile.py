@@ -1,0 +1,139 @@
+"""The index file: opening it, checking it, rebuilding it, and the one-writer lock.
+
+An index of another format, or one that fails to open or to pass `PRAGMA quick_check`, is
+moved aside and rebuilt with one line on stderr. Readers need no lock (SQLite's WAL lets
+them read while a writer writes); the flock next to the index keeps two runs from
+rebuilding or updating it at once. The kernel drops an flock when its process dies, so a
+killed run never leaves a stale lock behind.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sqlite3
+import sys
+import time
+from pathlib import Path
+
+from maguyva_guard.errors import FatalError
+
+LOCK_WAIT_SECONDS = 30.0  # how long a second run waits before giving up
+LOCK_POLL_SECONDS = 0.05
+
+
+class IndexLock:
+    """A re-entrant (within one object) exclusive flock on `path`."""
+
+    def __init__(self, path: Path, wait_seconds: float = LOCK_WAIT_SECONDS) -> None:
+        self.path = path
+        self.wait_seconds = wait_seconds
+        self._fd: int | None = None
+        self._depth = 0
+
+    def __enter__(self) -> IndexLock:
+        if self._depth == 0:
+            self._fd = _acquire(self.path, self.wait_seconds)
+        self._depth += 1
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._depth -= 1
+        if self._depth == 0 and self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+
+def _acquire(path: Path, wait_seconds: float) -> int:
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise FatalError(f"cannot open the index lock {path}: {exc.strerror}") from None
+    deadline = time.monotonic() + wait_seconds
+    told = False
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                raise FatalError(
+                    f"another maguyva-guard run kept the index locked for {wait_seconds:.0f} s"
+                    f" ({path}); try again when it has finished"
+                ) from None
+            if not told:
+                print("maguyva-guard: waiting for another maguyva-guard run...", file=sys.stderr)
+                told = True
+            time.sleep(LOCK_POLL_SECONDS)
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Autocommit connection (the store opens its transactions itself) in WAL mode."""
+    conn = sqlite3.connect(path, timeout=LOCK_WAIT_SECONDS, isolation_level=None,
+                           check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable enough for a cache
+    return conn
+
+
+def open_checked(path: Path, version: int, schema: str, rebuild: bool) -> sqlite3.Connection:
+    """Connect to the index at `path` (format `version`), discarding what is stale or corrupt.
+
+    Indexes of other versions in the same folder are deleted (a cache is not worth keeping);
+    a corrupt one is kept once as `<name>.corrupt` for a bug report.
+    """
+    had_old = _discard_other_versions(path)
+    reason = "old format" if had_old and not path.exists() else None
+    state = _state(path, version) if path.exists() else "empty"
+    if rebuild or state in ("old format", "corrupt"):
+        if state == "corrupt":
+            os.replace(path, path.with_name(path.name + ".corrupt"))
+        _remove_with_journal(path)
+        reason = state if state != "ok" else reason
+    if reason not in (None, "empty") and not rebuild:  # --rebuild: nothing to explain
+        print(f"maguyva-guard: index was {reason}; rebuilding", file=sys.stderr)
+    try:
+        conn = connect(path)
+        if state == "ok" and not rebuild:
+            return conn
+        # The version is written in the same transaction as the tables, so a run killed
+        # half-way leaves an empty file (taken as new), never tables without a version.
+        conn.executescript(f"BEGIN; {schema}; PRAGMA user_version = {version}; COMMIT;")
+    except sqlite3.Error as exc:
+        raise FatalError(f"cannot open the index {path}: {exc}") from None
+    return conn
+
+
+def _state(path: Path, version: int) -> str:
+    """"ok", "empty" (no tables yet), "old format" or "corrupt"."""
+    try:
+        conn = sqlite3.connect(path, timeout=LOCK_WAIT_SECONDS)
+        try:
+            found = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if not tables:
+                return "empty"
+            if found != version:
+                return "old format"
+            ok = conn.execute("PRAGMA quick_check").fetchone()[0]
+            return "ok" if ok == "ok" else "corrupt"
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return "corrupt"
+
+
+def _discard_other_versions(path: Path) -> bool:
+    found = False
+    for old in path.parent.glob("index-v*.sqlite"):
+        if old.name != path.name:
+            _remove_with_journal(old)
+            found = True
+    return found
+
+
+def _remove_with_journal(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
