@@ -111,9 +111,6 @@ RENAMED = "renamed"
 SIGNATURE_CHANGED = "signature_changed"
 CHANGE_KINDS = (ADDED, REMOVED, MODIFIED, RENAMED, SIGNATURE_CHANGED)
 
-# ChangedSymbol.risk, lowest first; `--fail-on` takes one of them ("none" never fails).
-RISK_LEVELS = ("none", "low", "medium", "high")
-
 
 @dataclass(frozen=True)
 class ChangedSymbol:
