@@ -1,0 +1,291 @@
+"""The search engine's public API: classify, plan, run the modalities in parallel, fuse.
+
+    search(store, "who calls parse_config") -> SearchResponse
+
+The plan (SPEC 3, 4):
+- the intent's weight profile picks the modalities through the preset
+  (spec.preset_modalities); a zero weight never runs, so an exact-match query never touches
+  the embedding backend, under any preset;
+- `quick` runs its one modality (semantic, or the dominant one when semantic weighs 0);
+- otherwise a confident (>= spec.DIRECT_PATH_MIN_CONFIDENCE), ordinary query (one target:
+  see intent.is_ordinary, or a resolved `target` passed by the caller) takes the direct
+  path: only spec.dominant_modality runs. If that modality fails or finds nothing, the
+  rest of the preset runs and the answer is fused after all: a zero-result direct answer is
+  the failure the classifier exists to avoid (SPEC 6).
+
+Scores on the direct path (and under quick) go through the same formula as fusion, with the
+profile's weight and the preset's k (quick has no k and borrows the default preset's): a
+result there scores exactly what it would have scored had it been the only modality to find
+it. So direct and fused answers share one scale (the guard mixes both), every result still
+explains itself with its contribution, and direct ranks keep their order.
+
+Execution: each planned modality runs in its own daemon thread with one deadline for all
+(`timeout`); one that raises or is still running at the deadline is reported in
+`modalities_failed` with the reason and the others answer. Daemon threads rather than a
+ThreadPoolExecutor: the executor joins its workers at interpreter exit, so a hung backend
+(a network call) would hold the pre-commit hook open after the answer was printed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from maguyva_guard import fusion, intent, spec
+from maguyva_guard.errors import FatalError
+from maguyva_guard.fusion import FusedResult
+from maguyva_guard.records import Contribution, Definition, Hit
+from maguyva_guard.retrievers.base import Retriever, SearchRequest
+
+DIRECT = "direct"
+RRF = "rrf"
+
+# modality -> (module, class): the registry, imported lazily (only planned modalities load).
+_RETRIEVERS = {
+    spec.STRUCTURAL: ("maguyva_guard.retrievers.structural", "StructuralRetriever"),
+    spec.TEXT: ("maguyva_guard.retrievers.text", "TextRetriever"),
+    spec.GRAPH: ("maguyva_guard.retrievers.graph", "GraphRetriever"),
+    spec.SEMANTIC: ("maguyva_guard.retrievers.semantic", "SemanticRetriever"),
+}
+
+Factory = Callable[[], Retriever]
+
+
+@dataclass(frozen=True)
+class Plan:
+    intent: intent.Intent
+    preset: str
+    strategy: str  # "direct" or "rrf"
+    modalities: tuple[str, ...]
+    weights: Mapping[str, float]
+    k: int
+
+
+@dataclass(frozen=True)
+class SearchResponse:
+    """CONTRACT.md `query --json`, plus what --explain shows."""
+
+    query: str
+    intent: str
+    confidence: float
+    fusion_strategy: str
+    preset: str
+    modalities_run: tuple[str, ...]  # every modality that ran, failed ones included
+    results: tuple[FusedResult, ...]
+    modalities_failed: dict[str, str] = field(default_factory=dict)  # modality -> reason
+    rule: str = ""  # the classifier row that matched
+    terms: tuple[str, ...] = ()
+    k: int = 0
+    notes: tuple[str, ...] = ()  # plan decisions worth explaining (a direct-path fallback)
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "intent": self.intent,
+            "confidence": self.confidence,
+            "fusion_strategy": self.fusion_strategy,
+            "preset": self.preset,
+            "modalities_run": list(self.modalities_run),
+            "modalities_failed": dict(self.modalities_failed),
+            "rule": self.rule,
+            "terms": list(self.terms),
+            "k": self.k,
+            "results": [_result_json(r) for r in self.results],
+        }
+
+
+def search(
+    store: Any,
+    query: str,
+    *,
+    preset: str = spec.DEFAULT,
+    limit: int = 10,
+    target: Definition | None = None,
+    depth: int = 1,
+    is_code: bool = False,
+    retrievers: Mapping[str, Retriever] | None = None,
+    timeout: float = spec.MODALITY_TIMEOUT_SECONDS,
+    dedupe_per_file: bool = True,
+    config: Any = None,
+) -> SearchResponse:
+    """Answer `query` over the index `store` (SPEC 2-5).
+
+    `retrievers` replaces the store-built registry (tests inject recording retrievers); a
+    planned modality missing from it fails as "not available". `dedupe_per_file` keeps one
+    result per file, as `maguyva-guard query` wants; the guard turns it off to get every
+    caller. `config` goes to the semantic retriever (its backend choice).
+    """
+    _validate(query, preset, limit, depth)
+    started = time.monotonic()
+    found = intent.classify(query, is_code=is_code)
+    the_plan = plan(found, query, preset, target)
+    factories = _factories(store, config, retrievers)
+    request = SearchRequest(query=query, intent=found.intent, terms=found.terms, target=target,
+                            limit=max(limit, spec.MODALITY_CANDIDATES_MIN), depth=depth)
+    ranked, failed = run(the_plan.modalities, factories, request, timeout)
+    strategy, run_order, notes = the_plan.strategy, the_plan.modalities, ()
+    if strategy == DIRECT and preset != spec.QUICK and not any(ranked.values()):
+        rest = tuple(m for m in spec.preset_modalities(preset, found.intent) if m not in ranked
+                     and m not in failed)
+        if rest:
+            more, more_failed = run(rest, factories, request, timeout)
+            ranked, failed = {**ranked, **more}, {**failed, **more_failed}
+            strategy, run_order = RRF, (*run_order, *rest)
+            notes = (f"direct path ({run_order[0]}) found nothing: fused {', '.join(rest)}",)
+    results = fusion.fuse(ranked, the_plan.weights, the_plan.k,
+                          centrality=_centrality(store, ranked), category=_category(store),
+                          dedupe_per_file=dedupe_per_file, limit=limit)
+    return SearchResponse(
+        query=query, intent=found.intent, confidence=found.confidence, fusion_strategy=strategy,
+        preset=preset, modalities_run=run_order, results=tuple(results),
+        modalities_failed=failed, rule=found.rule, terms=found.terms, k=the_plan.k,
+        notes=notes, seconds=time.monotonic() - started,
+    )
+
+
+def plan(found: intent.Intent, query: str, preset: str, target: Definition | None) -> Plan:
+    """Which modalities run, how their lists are merged, with which weights and k (SPEC 3-4)."""
+    weights = spec.WEIGHTS[found.intent]
+    k = spec.RRF_K.get(preset, spec.RRF_K[spec.DEFAULT])
+    if preset == spec.QUICK:
+        return Plan(found, preset, DIRECT, spec.preset_modalities(preset, found.intent), weights, k)
+    ordinary = target is not None or intent.is_ordinary(found, query)
+    if found.confidence >= spec.DIRECT_PATH_MIN_CONFIDENCE and ordinary:
+        return Plan(found, preset, DIRECT, (spec.dominant_modality(found.intent),), weights, k)
+    return Plan(found, preset, RRF, spec.preset_modalities(preset, found.intent), weights, k)
+
+
+def run(modalities: tuple[str, ...], factories: Mapping[str, Factory], request: SearchRequest,
+        timeout: float) -> tuple[dict[str, list[Hit]], dict[str, str]]:
+    """Run the modalities in parallel; (hits per modality that answered, reason per failure)."""
+    outcomes: dict[str, list[Hit] | BaseException] = {}
+    lock = threading.Lock()
+
+    def work(modality: str) -> None:
+        try:
+            factory = factories.get(modality)
+            if factory is None:
+                raise LookupError("not available")
+            outcome: list[Hit] | BaseException = list(factory().search(request))
+        except Exception as exc:  # any failure of one modality is reported, not raised
+            outcome = exc
+        with lock:
+            outcomes[modality] = outcome
+
+    threads = [threading.Thread(target=work, args=(m,), name=f"maguyva-guard-{m}", daemon=True)
+               for m in modalities]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + timeout
+    for thread in threads:
+        thread.join(max(deadline - time.monotonic(), 0.0))
+    with lock:
+        finished = dict(outcomes)  # a straggler may still write after the deadline
+    ranked: dict[str, list[Hit]] = {}
+    failed: dict[str, str] = {}
+    for modality in modalities:
+        outcome = finished.get(modality)
+        if outcome is None:
+            failed[modality] = f"timed out after {timeout:g}s"
+        elif isinstance(outcome, BaseException):
+            failed[modality] = _reason(outcome)
+        else:
+            ranked[modality] = outcome
+    return ranked, failed
+
+
+def retriever_factories(store: Any, config: Any = None) -> dict[str, Factory]:
+    """The registry built from the store: one lazily imported retriever per modality."""
+    return {m: _factory(module, name, store, config) for m, (module, name) in _RETRIEVERS.items()}
+
+
+def _factory(module: str, name: str, store: Any, config: Any) -> Factory:
+    def make() -> Retriever:
+        try:
+            cls = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError) as exc:
+            raise LookupError(f"not available ({exc})") from None
+        made: Retriever = cls(store, config) if name == "SemanticRetriever" else cls(store)
+        return made
+
+    return make
+
+
+def _factories(store: Any, config: Any, retrievers: Mapping[str, Retriever] | None,
+               ) -> Mapping[str, Factory]:
+    if retrievers is None:
+        return retriever_factories(store, config)
+    return {m: (lambda r=r: r) for m, r in retrievers.items()}
+
+
+def _centrality(store: Any, ranked: Mapping[str, list[Hit]]) -> fusion.Centrality:
+    """Centrality of every result key in one look-up (SPEC 5; scale: see centrality.py)."""
+    if store is None or not ranked:
+        return fusion.no_centrality
+    keys = list({(h.path, h.symbol or fusion.MODULE_SYMBOL) for hits in ranked.values()
+                 for h in hits})
+    try:
+        from maguyva_guard import centrality
+
+        values = centrality.lookup(store, keys)
+    except (ImportError, AttributeError, sqlite3.Error):
+        return fusion.no_centrality  # no graph metrics yet: every boost is 1
+    return lambda path, symbol: values.get((path, symbol), 0.0)
+
+
+def _category(store: Any) -> fusion.Category:
+    """The store's file category (files table), cached per path for one search."""
+    lookup = getattr(store, "category", None)
+    if lookup is None:
+        return fusion.no_category
+    cache: dict[str, str | None] = {}
+
+    def category(path: str) -> str | None:
+        if path not in cache:
+            try:
+                cache[path] = lookup(path)
+            except sqlite3.Error:
+                cache[path] = None
+        return cache[path]
+
+    return category
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, LookupError) and str(exc).startswith("not available"):
+        return str(exc).strip("'\"")
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+def _validate(query: str, preset: str, limit: int, depth: int) -> None:
+    if not query.strip():
+        raise FatalError("the query is empty")
+    if preset not in spec.PRESETS:
+        raise FatalError(f"unknown preset {preset!r} (choose {', '.join(spec.PRESETS)})")
+    if limit < 1:
+        raise FatalError(f"--limit must be at least 1, not {limit}")
+    if depth < 1:
+        raise FatalError(f"--depth must be at least 1, not {depth}")
+
+
+def _result_json(r: FusedResult) -> dict[str, Any]:
+    return {
+        "path": r.path, "line_start": r.line_start, "line_end": r.line_end, "symbol": r.symbol,
+        "score": r.score, "modalities": list(r.modalities), "kind": r.kind,
+        "centrality": r.centrality, "category": r.category, "demotion": r.demotion,
+        "depth": r.depth,
+        "contributions": [_contribution_json(c) for c in r.contributions],
+        "also_found": [_contribution_json(c) for c in r.also_found],
+    }
+
+
+def _contribution_json(c: Contribution) -> dict[str, Any]:
+    return {"modality": c.modality, "rank": c.rank, "weight": c.weight,
+            "boost": c.boost, "value": c.value}
