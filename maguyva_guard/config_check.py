@@ -1,0 +1,127 @@
+"""Checks of single setting values, shared by the config file and the command line.
+
+Each check returns the value normalised (lists become tuples) or raises `Invalid` with what
+was expected ("an integer >= 1"); config.py adds where the value came from.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from maguyva_guard import risk, spec
+from maguyva_guard.pathglob import check_pattern
+
+# Deeper than this, transitive callers cover nearly every symbol of a real code base (NOTES:
+# "cap the depth"); a larger number only makes the run slower and the report useless.
+MAX_DEPTH: Final = 8
+# The dimensions voyage-code-3 can return (NOTES: output_dimension 256|512|1024|2048).
+VOYAGE_DIMENSIONS: Final = (256, 512, 1024, 2048)
+# Embedded vectors are compared 64 bits at a time (a uint64 view), so whole words only.
+EMBEDDED_DIMENSION_STEP: Final = 64
+BACKENDS: Final = ("embedded", "voyage")
+
+
+class Invalid(ValueError):
+    """A value of the wrong type or range; the message says what was expected."""
+
+
+def show(value: object) -> str:
+    """A value as the user wrote it (TOML and JSON agree on strings, numbers, lists)."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def one_of(choices: tuple[str, ...]) -> Callable[[Any], str]:
+    def check(value: Any) -> str:
+        if isinstance(value, str) and value in choices:
+            return value
+        raise Invalid("one of " + ", ".join(choices))
+
+    return check
+
+
+def integer(low: int, high: int | None = None) -> Callable[[Any], int]:
+    def check(value: Any) -> int:
+        # bool is an int to Python, never to a user.
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= low
+        if ok and (high is None or value <= high):
+            return int(value)
+        raise Invalid(f"an integer >= {low}" + (f" and <= {high}" if high is not None else ""))
+
+    return check
+
+
+def positive_number(value: Any) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if math.isfinite(value) and value > 0:
+            return float(value)
+    raise Invalid("a number of seconds > 0")
+
+
+def text(value: Any) -> str:
+    if isinstance(value, str) and value.strip():
+        return value
+    raise Invalid("a non-empty string")
+
+
+def http_url(value: Any) -> str:
+    parts = urlsplit(value) if isinstance(value, str) else None
+    if parts and parts.scheme in ("http", "https") and parts.netloc and value.isprintable():
+        return str(value).rstrip("/")
+    raise Invalid("an http:// or https:// URL")
+
+
+def globs(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
+        raise Invalid('a list of glob patterns (exclude = ["vendor/", "*.min.js"])')
+    try:
+        return tuple(check_pattern(p) for p in value)
+    except ValueError as exc:
+        raise Invalid(f"a list of globs inside the repository ({exc})") from None
+
+
+_CHECKS: Final[dict[str, Callable[[Any], Any]]] = {
+    "preset": one_of(spec.PRESETS),
+    "depth": integer(1, MAX_DEPTH),
+    "exclude": globs,
+    "fail_on": one_of(risk.LEVELS),
+    "max_callers": integer(0),
+    "max_file_size": integer(1),
+}
+
+
+def check_key(key: str, value: Any) -> Any:
+    """A top-level setting's value, checked and normalised."""
+    if key == "exclude" and isinstance(value, tuple):
+        value = list(value)  # from the command line: several --exclude flags
+    return _CHECKS[key](value)
+
+
+def check_semantic_key(key: str, value: Any, backend: Any) -> Any:
+    """A `semantic` setting's value; the dimension depends on the backend."""
+    if key == "backend":
+        return one_of(BACKENDS)(value)
+    if key == "dimension":
+        return _dimension(value, backend)
+    if key == "base_url":
+        return http_url(value)
+    if key == "timeout":
+        return positive_number(value)
+    return text(value)  # model
+
+
+def _dimension(value: Any, backend: Any) -> int:
+    if backend == "voyage":
+        if isinstance(value, int) and not isinstance(value, bool) and value in VOYAGE_DIMENSIONS:
+            return value
+        raise Invalid("one of " + ", ".join(map(str, VOYAGE_DIMENSIONS)) + " for voyage")
+    ok = isinstance(value, int) and not isinstance(value, bool) and value > 0
+    if ok and value % EMBEDDED_DIMENSION_STEP == 0:
+        return int(value)
+    raise Invalid(f"a positive multiple of {EMBEDDED_DIMENSION_STEP} bits")
