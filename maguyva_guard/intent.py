@@ -76,7 +76,7 @@ _REFERENCES = re.compile(
     r"|\bcall(?:er)?s\s+(?:of|to|for)\b|\bcall\s+sites?\s+(?:of|for)\b"
     r"|\busages?\s+(?:of|for)\b|\buses\s+of\b|\breferences?\s+(?:to|of|for)\b"
     r"|\brefs\s+(?:to|of)\b|\bfind\s+(?:all\s+)?(?:usages|references|callers)\b"
-    r"|\bwhere\s+(?:is|are)\s+\S+\s+(?:used|called|referenced)\b",
+    r"|\bwhere\s+(?:is|are)\s+(?P<t>\S+)\s+(?:used|called|referenced)\b",
     re.I,
 )
 _IMPACT = re.compile(
@@ -191,7 +191,8 @@ def _phrase(outside: str, quoted: tuple[str, ...], pattern: re.Pattern[str], int
     match = pattern.search(outside)
     if not match:
         return None
-    rest = outside[: match.start()] + " " + outside[match.end():]
+    inside = match.groupdict().get("t") or ""  # "where is X used": the target is inside
+    rest = f"{outside[: match.start()]} {inside} {outside[match.end():]}"
     return Intent(intent, confidence, rule, _target_terms(rest, quoted))
 
 
@@ -208,8 +209,11 @@ def _exact(text: str, outside: str, quoted: tuple[str, ...]) -> Intent | None:
     else:
         return None
     if traceback:
-        # A traceback is long: its error names (or its last line) are the literal to find.
-        found = _unique([*errors, *errnos]) or (text.splitlines()[-1].strip(),)
+        # A traceback is long: its error names are the literal to find, or else its panic
+        # line (Go, Rust) or its last line.
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        message = next((line for line in lines if "panic" in line), lines[-1])
+        found = _unique([*errors, *errnos]) or (message,)
         return Intent(spec.EXACT_MATCH, confidence, rule, found)
     return Intent(spec.EXACT_MATCH, confidence, rule,
                   _unique([*quoted, *errnos, *errors, *_code_tokens(outside)]))
