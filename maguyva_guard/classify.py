@@ -24,6 +24,7 @@ SKIPPED_BINARY: Final = "skipped-binary"
 SKIPPED_SIZE: Final = "skipped-size"
 SKIPPED_GENERATED: Final = "skipped-generated"
 SKIPPED_LANGUAGE: Final = "skipped-language"  # no grammar for it: kept for text search only
+SKIPPED_ERROR: Final = "skipped-error"  # the parser raised: kept for text search only
 
 MAX_FILE_BYTES: Final = 1 << 20  # larger blobs are recorded, not parsed (configurable)
 BINARY_SNIFF_BYTES: Final = 8192  # a NUL byte in this prefix means binary (as git decides)

@@ -195,11 +195,16 @@ class Store:
     # --- records ---------------------------------------------------------------------
 
     def definitions(self, name: str | None = None, qualified_name: str | None = None,
-                    path: str | None = None) -> list[Definition]:
-        """Definitions of the current view, filtered by name, full qualified name or path."""
+                    path: str | None = None, name_prefix: str | None = None) -> list[Definition]:
+        """Definitions of the current view, filtered by name, full qualified name, path, or
+        the start of the name (case-sensitive, through the name index)."""
         if qualified_name is not None:
             name = qualified_name.rsplit(".", 1)[-1]
         where, args = _filters(("d.name", name), ("f.path", path))
+        if name_prefix:
+            # A range rather than LIKE: LIKE ignores case and cannot use the index.
+            where += f"{' AND' if where else ' WHERE'} d.name >= ? AND d.name < ?"
+            args = (*args, name_prefix, name_prefix + "\U0010ffff")
         sql = f"SELECT {_DEF_COLS} FROM defs d JOIN files f ON f.blob = d.blob{where}"
         found = [_definition(row) for row in self.conn.execute(sql, args)]
         if qualified_name is not None:
