@@ -1,0 +1,179 @@
+"""The reference oracle: jedi's `get_references` with its file limits lifted.
+
+jedi stops a project-wide reference search after parsing 30 files that contain the name
+(`jedi.inference.references._PARSED_FILE_LIMIT`) or opening 2000 files
+(`_OPENED_FILE_LIMIT`); both are module globals read at search time, so setting them high
+makes the search exhaustive. The sys path is the project's own source plus the stdlib
+only, so that `import click` inside the click corpus resolves to the corpus, never to a
+copy installed in the benchmark's virtualenv.
+
+Each reference outside the definition itself becomes a caller: (path, enclosing function,
+method or class, or `<module>`), found by parsing the referencing file with `ast`.
+
+Run as a script (`python bench/oracle.py ROOT PATH LINE COL [--default-limits]`) it prints
+the references as JSON: the baselines time jedi in a fresh process that way.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import sysconfig
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+if __name__ == "__main__":  # run as a script: make `bench` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.pysource import Enclosing, parse_or_none  # noqa: E402
+
+LIFTED_LIMIT = 10**9
+DEFAULT_PARSED_FILE_LIMIT = 30
+DEFAULT_OPENED_FILE_LIMIT = 2000
+CACHE_DIR = Path(__file__).resolve().parent / ".cache" / "oracle"
+
+
+@dataclass(frozen=True, order=True)
+class Caller:
+    path: str
+    symbol: str
+
+
+@dataclass(frozen=True)
+class Reference:
+    path: str
+    line: int
+    col: int
+
+
+def set_limits(lifted: bool) -> None:
+    from jedi.inference import references
+
+    references._PARSED_FILE_LIMIT = LIFTED_LIMIT if lifted else DEFAULT_PARSED_FILE_LIMIT
+    references._OPENED_FILE_LIMIT = LIFTED_LIMIT if lifted else DEFAULT_OPENED_FILE_LIMIT
+
+
+def sys_path_for(root: Path) -> list[str]:
+    own = [str(root / "src")] if (root / "src").is_dir() else []
+    stdlib = [sysconfig.get_path("stdlib"), sysconfig.get_path("platstdlib")]
+    dynload = [p for p in sys.path if p.endswith("lib-dynload")]
+    return own + [str(root)] + list(dict.fromkeys(stdlib + dynload))
+
+
+def make_project(root: Path):  # -> jedi.Project
+    import jedi
+
+    return jedi.Project(str(root), sys_path=sys_path_for(root), smart_sys_path=False,
+                        load_unsafe_extensions=False)
+
+
+def references(root: Path, path: str, line: int, col: int, project=None) -> list[Reference]:
+    """jedi's references to the name at (line, col) in the project, minus the definition."""
+    import jedi
+
+    root = root.resolve()
+    project = project or make_project(root)
+    code = (root / path).read_text(encoding="utf-8")
+    script = jedi.Script(code, path=str(root / path), project=project)
+    found = set()
+    for name in script.get_references(line, col, include_builtins=False, scope="project"):
+        module = name.module_path
+        if module is None or name.line is None:
+            continue
+        try:
+            rel = Path(module).resolve().relative_to(root).as_posix()
+        except ValueError:  # outside the project (stdlib)
+            continue
+        if (rel, name.line, name.column) != (path, line, col):
+            found.add(Reference(rel, name.line, name.column))
+    return sorted(found, key=lambda r: (r.path, r.line, r.col))
+
+
+class Mapper:
+    """Reference lines to enclosing symbols, parsing each file once (HEAD text given)."""
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        self._texts = texts
+        self._cache: dict[str, Enclosing | None] = {}
+
+    def enclosing(self, path: str) -> Enclosing | None:
+        if path not in self._cache:
+            text = self._texts.get(path)
+            file_scopes = parse_or_none(text) if text is not None else None
+            self._cache[path] = Enclosing(file_scopes) if file_scopes is not None else None
+        return self._cache[path]
+
+    def caller(self, path: str, line: int) -> Caller:
+        enc = self.enclosing(path)
+        return Caller(path, enc.at(line) if enc else "<module>")
+
+    def callers(self, refs: list[Reference], exclude: Caller) -> list[Caller]:
+        """Distinct callers in first-seen order; the changed definition itself is no caller."""
+        seen: dict[Caller, None] = {}
+        for ref in refs:
+            caller = self.caller(ref.path, ref.line)
+            if caller != exclude:
+                seen.setdefault(caller, None)
+        return list(seen)
+
+
+class OracleCache:
+    """jedi is slow on big projects (seconds a query): answers persist per project."""
+
+    def __init__(self, project: str) -> None:
+        import jedi
+
+        self.file = CACHE_DIR / f"{project}.json"
+        self._version = jedi.__version__
+        data = json.loads(self.file.read_text()) if self.file.exists() else {}
+        fresh = data.get("jedi") == self._version
+        self.entries: dict[str, dict] = data.get("entries", {}) if fresh else {}
+
+    @staticmethod
+    def key(path: str, qualname: str, line: int) -> str:
+        return f"{path}::{qualname}@{line}"
+
+    def get(self, key: str) -> tuple[list[Reference], float] | None:
+        entry = self.entries.get(key)
+        if entry is None:
+            return None
+        return [Reference(*r) for r in entry["refs"]], entry["seconds"]
+
+    def put(self, key: str, refs: list[Reference], seconds: float) -> None:
+        self.entries[key] = {"refs": [[r.path, r.line, r.col] for r in refs],
+                             "seconds": round(seconds, 3)}
+
+    def save(self) -> None:
+        self.file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.file.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"jedi": self._version, "entries": self.entries}))
+        tmp.replace(self.file)
+
+
+_WORKER_PROJECT: dict[str, object] = {}
+
+
+def timed_references(root: str, path: str, line: int, col: int) -> tuple[list, float]:
+    """One lifted-limit query in a worker process that keeps its jedi Project (and parso's
+    parse cache) between queries: the search cost is mostly parsing."""
+    if root not in _WORKER_PROJECT:
+        set_limits(lifted=True)
+        _WORKER_PROJECT[root] = make_project(Path(root))
+    start = time.perf_counter()
+    refs = references(Path(root), path, line, col, _WORKER_PROJECT[root])
+    return [[r.path, r.line, r.col] for r in refs], time.perf_counter() - start
+
+
+def _main(argv: list[str]) -> int:
+    root, path, line, col = Path(argv[0]), argv[1], int(argv[2]), int(argv[3])
+    set_limits(lifted="--default-limits" not in argv)
+    start = time.perf_counter()
+    refs = references(root, path, line, col)
+    print(json.dumps({"seconds": time.perf_counter() - start,
+                      "refs": [[r.path, r.line, r.col] for r in refs]}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))
