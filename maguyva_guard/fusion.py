@@ -20,37 +20,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import PurePosixPath
 
 from maguyva_guard import spec
+from maguyva_guard.classify import ARCHIVE, BUILD, GENERATED, SOURCE, VENDOR, path_category
 from maguyva_guard.records import Contribution, Hit
 
 MODULE_SYMBOL = "<module>"
 
-# File categories (the store's `files.category`, or path_category() when it has none).
-SOURCE = "source"
-TEST = "test"
-VENDOR = "vendor"
-BUILD = "build"
-ARCHIVE = "archive"
-GENERATED = "generated"
+# The categories SPEC 5 demotes (classify.CATEGORIES: the store's `files.category`).
 DEMOTED_CATEGORIES = frozenset({VENDOR, BUILD, ARCHIVE, GENERATED})
 
-_VENDOR_DIRS = frozenset(
-    {"vendor", "vendored", "third_party", "third-party", "thirdparty", "node_modules",
-     "bower_components", "site-packages"}
-)
-_BUILD_DIRS = frozenset({"build", "dist", "_build"})
-_ARCHIVE_DIRS = frozenset({"archive", "archives", "archived", "attic"})
-_GENERATED_DIRS = frozenset({"generated", "__generated__"})
-_GENERATED_SUFFIXES = (
-    ".min.js", ".min.css", ".min.mjs", ".bundle.js", "_pb2.py", "_pb2_grpc.py", ".pb.go",
-    ".g.dart",
-)
-_GENERATED_INFIXES = (".generated.", "_generated.")
-
 Centrality = Callable[[str, str], float]  # (path, symbol) -> centrality, average symbol = 1
-Category = Callable[[str], str | None]  # path -> category, None when unknown
+Category = Callable[[str], str | None]  # path -> category (the store's), None when unknown
 
 
 @dataclass(frozen=True)
@@ -138,26 +119,6 @@ def dedupe(results: Sequence[FusedResult]) -> list[FusedResult]:
             for r in kept.values()]
 
 
-def path_category(path: str) -> str:
-    """Classify a path by its folders and name: the fallback when the store has no category.
-
-    Vendored, build-output, archived and generated/minified files are what SPEC 5 demotes.
-    """
-    p = PurePosixPath(path)
-    folders = {part.lower() for part in p.parts[:-1]}
-    name = p.name.lower()
-    if folders & _VENDOR_DIRS:
-        return VENDOR
-    if folders & _BUILD_DIRS:
-        return BUILD
-    if folders & _ARCHIVE_DIRS:
-        return ARCHIVE
-    if (folders & _GENERATED_DIRS or name.endswith(_GENERATED_SUFFIXES)
-            or any(i in name for i in _GENERATED_INFIXES)):
-        return GENERATED
-    return SOURCE
-
-
 def _distinct(hits: Sequence[Hit]) -> list[Hit]:
     """A modality's hits with each key once, at its best (first) position."""
     seen: dict[tuple[str, str], Hit] = {}
@@ -181,6 +142,8 @@ def _result(key: tuple[str, str], evidence: list[tuple[Contribution, Hit]], cent
     evidence = sorted(evidence, key=lambda e: (-e[0].value, _cheapness(e[0].modality)))
     best = evidence[0][1]
     graph = min((h for _, h in evidence if h.depth > 0), key=lambda h: h.depth, default=None)
+    # The store classified the file at index time (content included: minified, marked as
+    # generated); the path's own category is the fallback for a file it does not know.
     cat = category(key[0]) or path_category(key[0])
     demotion = spec.DEMOTION_FACTOR if cat in DEMOTED_CATEGORIES else 1.0
     contributions = tuple(c for c, _ in evidence)

@@ -7,7 +7,8 @@ import math
 import pytest
 
 from maguyva_guard import spec
-from maguyva_guard.fusion import dedupe, fuse, path_category
+from maguyva_guard.classify import path_category
+from maguyva_guard.fusion import dedupe, fuse
 from maguyva_guard.records import Contribution, Hit
 
 REFS = spec.WEIGHTS["find_references"]  # graph 0.5, text 0.2, structural 0.2, semantic 0.1
@@ -151,14 +152,17 @@ def test_module_level_hits_share_one_key() -> None:
         ("docs/archive/old_api.py", "archive"),
         ("static/app.min.js", "generated"),
         ("proto/user_pb2.py", "generated"),
-        ("api/types.generated.ts", "generated"),
         ("pkg/config.py", "source"),
         ("src/builder.py", "source"),  # a file named like a folder is not that folder
-        ("tests/test_x.py", "source"),  # tests are the store's call, and not demoted
+        ("tests/test_x.py", "test"),  # not demoted (below)
     ],
 )
-def test_path_category(path: str, category: str) -> None:
+def test_path_category_fallback(path: str, category: str) -> None:
+    # A path the store does not know is classified by its path alone, and demoted by it.
     assert path_category(path) == category
+    (result,) = fuse({"text": [hit(path, "f", "text")]}, EXACT, 40)
+    assert result.category == category
+    assert result.demotion == (1.0 if category in ("source", "test") else spec.DEMOTION_FACTOR)
 
 
 def test_vendor_results_are_demoted() -> None:
