@@ -1,0 +1,275 @@
+"""The engine's plan and parallel run (SPEC 3-5), with small recording retrievers.
+
+These tests inject retrievers (`retrievers=`) so that what runs, and what does not, can be
+asserted exactly; tests over a real indexed repository are at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+import threading
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from maguyva_guard import engine, spec
+from maguyva_guard.errors import FatalError
+from maguyva_guard.intent import Intent
+from maguyva_guard.records import Definition, Hit
+from maguyva_guard.retrievers.base import SearchRequest
+
+
+class Recorder:
+    """A retriever that records its requests and answers canned hits (or fails, or hangs)."""
+
+    def __init__(self, modality: str, hits: list[Hit] | None = None, *,
+                 error: Exception | None = None, hang: threading.Event | None = None) -> None:
+        self.modality = modality
+        self.hits = hits if hits is not None else [
+            Hit(f"{modality}.py", 1, 2, f"{modality}_fn", 1.0, modality)]
+        self.error, self.hang = error, hang
+        self.calls: list[SearchRequest] = []
+
+    def search(self, request: SearchRequest) -> list[Hit]:
+        self.calls.append(request)
+        if self.hang is not None:
+            self.hang.wait(10)
+        if self.error is not None:
+            raise self.error
+        return list(self.hits)
+
+
+def recorders(**overrides: Recorder) -> dict[str, Recorder]:
+    made = {m: Recorder(m) for m in spec.MODALITIES}
+    made.update(overrides)
+    return made
+
+
+def called(rs: dict[str, Recorder]) -> set[str]:
+    return {m for m, r in rs.items() if r.calls}
+
+
+# --- zero weights never run --------------------------------------------------------------
+
+EXACT_QUERIES = ['"ECONNREFUSED"', "ConnectionRefusedError", "ENOENT",
+                 '"connection refused" in parse_config']
+
+
+@pytest.mark.parametrize("preset", spec.PRESETS)
+@pytest.mark.parametrize("query", EXACT_QUERIES)
+@pytest.mark.parametrize("text_finds_nothing", [False, True])
+def test_exact_match_never_touches_semantic(preset: str, query: str,
+                                            text_finds_nothing: bool) -> None:
+    rs = recorders(text=Recorder("text", [] if text_finds_nothing else None))
+    response = engine.search(None, query, preset=preset, retrievers=rs)
+    assert response.intent == "exact_match"
+    assert rs["semantic"].calls == []  # weight 0: never run, not even as a fallback
+    assert rs["graph"].calls == []
+    assert "semantic" not in response.modalities_run
+
+
+# --- the direct path ---------------------------------------------------------------------
+
+
+def test_direct_path_runs_only_the_dominant_modality() -> None:
+    rs = recorders()
+    response = engine.search(None, "who calls parse_config", retrievers=rs)
+    assert called(rs) == {"graph"}
+    assert (response.fusion_strategy, response.modalities_run) == ("direct", ("graph",))
+    (result,) = response.results
+    # Same formula as fusion, the profile's weight, k = 40: 0.5 * 1/(40 + 0 + 1)
+    assert math.isclose(result.score, 0.5 / 41)
+    assert [(c.modality, c.rank, c.weight) for c in result.contributions] == [("graph", 0, 0.5)]
+
+
+def test_direct_path_uses_the_presets_k() -> None:
+    response = engine.search(None, "def parse_config", preset="thorough", retrievers=recorders())
+    assert response.fusion_strategy == "direct"
+    assert math.isclose(response.results[0].score, 0.6 / 61)  # structural 0.6, k = 60
+
+
+@pytest.mark.parametrize(("confidence", "strategy"), [(0.84, "rrf"), (0.85, "direct")])
+def test_direct_path_threshold(confidence: float, strategy: str) -> None:
+    found = Intent("find_references", confidence, "test", ("parse_config",))
+    plan = engine.plan(found, "who calls parse_config", "default", None)
+    assert plan.strategy == strategy
+    expected = ("graph",) if strategy == "direct" else ("graph", "text", "structural")
+    assert plan.modalities == expected
+
+
+def test_a_confident_query_without_one_target_is_fused() -> None:
+    rs = recorders()
+    response = engine.search(None, "what depends on this", retrievers=rs)
+    assert (response.intent, response.confidence) == ("impact_analysis", 0.90)
+    assert response.fusion_strategy == "rrf"
+    assert called(rs) == {"graph", "text", "structural"}
+
+
+def test_a_resolved_target_makes_the_query_ordinary() -> None:
+    target = Definition("pkg/a.py", "f", "pkg.a.f", "function", 1, 3)
+    rs = recorders()
+    response = engine.search(None, "what depends on this", target=target, retrievers=rs)
+    assert response.fusion_strategy == "direct"
+    assert called(rs) == {"graph"}
+    assert rs["graph"].calls[0].target == target
+
+
+def test_a_direct_path_that_finds_nothing_falls_back_to_fusion() -> None:
+    rs = recorders(graph=Recorder("graph", []))
+    response = engine.search(None, "who calls parse_config", retrievers=rs)
+    assert response.fusion_strategy == "rrf"
+    assert response.modalities_run == ("graph", "text", "structural")
+    assert {r.path for r in response.results} == {"text.py", "structural.py"}
+    assert response.notes and "found nothing" in response.notes[0]
+
+
+def test_a_direct_path_that_fails_falls_back_and_says_why() -> None:
+    rs = recorders(graph=Recorder("graph", error=RuntimeError("graph exploded")))
+    response = engine.search(None, "who calls parse_config", retrievers=rs)
+    assert response.modalities_failed == {"graph": "RuntimeError: graph exploded"}
+    assert response.fusion_strategy == "rrf" and response.results
+
+
+# --- presets -----------------------------------------------------------------------------
+
+
+def test_quick_is_semantic_only() -> None:
+    rs = recorders()
+    response = engine.search(None, "authentication middleware", preset="quick", retrievers=rs)
+    assert called(rs) == {"semantic"}
+    assert response.fusion_strategy == "direct"
+    # quick has no k: it borrows the default preset's, so scores share one scale.
+    assert math.isclose(response.results[0].score, 0.5 / 41)
+
+
+def test_quick_ignores_the_direct_path() -> None:
+    rs = recorders()
+    engine.search(None, "who calls parse_config", preset="quick", retrievers=rs)
+    assert called(rs) == {"semantic"}
+
+
+@pytest.mark.parametrize(
+    ("preset", "expected"),
+    [("default", {"semantic", "text", "structural"}), ("thorough", set(spec.MODALITIES))],
+)
+def test_fused_presets(preset: str, expected: set[str]) -> None:
+    rs = recorders()
+    response = engine.search(None, "how does authentication work", preset=preset,
+                             retrievers=rs)
+    assert called(rs) == expected
+    assert response.fusion_strategy == "rrf"
+    assert response.k == spec.RRF_K[preset]
+    assert {r.path for r in response.results} == {f"{m}.py" for m in expected}
+
+
+# --- failures ----------------------------------------------------------------------------
+
+
+def test_a_failing_modality_is_reported_and_the_others_answer() -> None:
+    rs = recorders(structural=Recorder("structural", error=ValueError("bad index\nmore")))
+    response = engine.search(None, "how does authentication work", retrievers=rs)
+    assert response.modalities_failed == {"structural": "ValueError: bad index"}
+    assert {r.path for r in response.results} == {"semantic.py", "text.py"}
+    assert "structural" in response.modalities_run
+
+
+def test_a_timing_out_modality_is_reported_and_the_others_answer() -> None:
+    release = threading.Event()
+    rs = recorders(semantic=Recorder("semantic", hang=release))
+    started = time.monotonic()
+    try:
+        response = engine.search(None, "how does authentication work", retrievers=rs,
+                                 timeout=0.2)
+    finally:
+        release.set()
+    assert time.monotonic() - started < 5  # it did not wait for the hung modality
+    assert response.modalities_failed == {"semantic": "timed out after 0.2s"}
+    assert {r.path for r in response.results} == {"text.py", "structural.py"}
+
+
+def test_a_modality_missing_from_the_registry_is_not_available() -> None:
+    rs = {"text": Recorder("text"), "structural": Recorder("structural")}
+    response = engine.search(None, "how does authentication work", retrievers=rs)
+    assert response.modalities_failed == {"semantic": "not available"}
+
+
+def test_a_retriever_module_that_cannot_be_imported_fails_its_modality(monkeypatch) -> None:
+    monkeypatch.setitem(engine._RETRIEVERS, spec.SEMANTIC,
+                        ("maguyva_guard.retrievers.no_such_module", "SemanticRetriever"))
+    factories = engine.retriever_factories(store=None)
+    request = SearchRequest("q", "understand_code")
+    ranked, failed = engine.run((spec.SEMANTIC,), factories, request, 5.0)
+    assert ranked == {}
+    assert failed[spec.SEMANTIC].startswith("not available (No module named")
+
+
+# --- the request, the response -----------------------------------------------------------
+
+
+def test_the_request_carries_intent_terms_target_limit_depth() -> None:
+    rs = recorders()
+    engine.search(None, "who calls parse_config in cli", retrievers=rs, limit=7, depth=3)
+    (request,) = rs["graph"].calls
+    assert (request.intent, request.terms, request.depth) == (
+        "find_references", ("parse_config",), 3)
+    assert request.limit == spec.MODALITY_CANDIDATES_MIN  # room below the cut for fusion
+    engine.search(None, "who calls parse_config", retrievers=rs, limit=500)
+    assert rs["graph"].calls[-1].limit == 500
+
+
+def test_json_follows_the_contract() -> None:
+    response = engine.search(None, "how does authentication work", retrievers=recorders())
+    data = json.loads(json.dumps(response.to_json()))
+    for key in ("query", "intent", "confidence", "fusion_strategy", "preset",
+                "modalities_run", "results"):
+        assert key in data
+    assert data["intent"] == "understand_code" and data["confidence"] == 0.75
+    first = data["results"][0]
+    for key in ("path", "line_start", "line_end", "symbol", "score", "modalities"):
+        assert key in first
+    assert first["contributions"][0]["modality"] == first["modalities"][0]
+    assert data["modalities_failed"] == {}
+
+
+def test_dedupe_per_file_is_a_flag() -> None:
+    hits = [Hit("cli.py", 10, 10, "main", 1.0, "graph"), Hit("cli.py", 40, 40, "run", 1.0, "graph")]
+    rs = recorders(graph=Recorder("graph", hits))
+    query = "who calls parse_config"
+    assert len(engine.search(None, query, retrievers=rs).results) == 1
+    assert len(engine.search(None, query, retrievers=rs, dedupe_per_file=False).results) == 2
+
+
+def test_store_category_and_centrality_shape_the_scores() -> None:
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE graph_centrality (path TEXT, qualified_name TEXT, value REAL,"
+                 " PRIMARY KEY (path, qualified_name))")
+    conn.execute("INSERT INTO graph_centrality VALUES ('hub.py', 'core', 1000.0)")
+    categories = {"hub.py": "source", "lib.py": "vendor"}
+    store = SimpleNamespace(conn=conn, category=categories.get)
+    hits = [Hit("lib.py", 1, 1, "f", 1.0, "graph"), Hit("hub.py", 5, 5, "core", 1.0, "graph")]
+    response = engine.search(store, "who calls parse_config",
+                             retrievers={"graph": Recorder("graph", hits)})
+    hub, lib = response.results
+    assert hub.path == "hub.py" and math.isclose(hub.score, 0.5 / 42 * 1.5)  # boost capped
+    assert lib.category == "vendor" and math.isclose(lib.score, 0.5 / 41 * 0.25)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"preset": "fast"}, "unknown preset"),
+        ({"limit": 0}, "--limit"),
+        ({"depth": 0}, "--depth"),
+    ],
+)
+def test_bad_input_is_a_fatal_error(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(FatalError, match=message):
+        engine.search(None, "who calls f", retrievers=recorders(), **kwargs)  # type: ignore
+
+
+def test_an_empty_query_is_a_fatal_error() -> None:
+    with pytest.raises(FatalError, match="empty"):
+        engine.search(None, "   ", retrievers=recorders())
