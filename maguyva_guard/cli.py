@@ -62,5 +62,34 @@ def main() -> None:
     """maguyva-guard: what your change can break, before it lands."""
 
 
+# --- Integrations: the pull-request comment and the plain git hooks --------------------------
+
+
+@main.command("comment")
+@click.option("--repo-slug", required=True, help="The pull request's repository, OWNER/REPO.")
+@click.option("--pr", "pr", required=True, type=click.IntRange(min=1), help="Its number.")
+@click.option("--body-file", required=True, type=click.Path(dir_okay=False, path_type=str),
+              help="The Markdown report to post (check --format markdown --output FILE).")
+@click.option("--marker", default=None,
+              help="The hidden text that finds our comment again.  [default: maguyva-guard]")
+@click.option("--token-env", default="GITHUB_TOKEN", show_default=True,
+              help="The environment variable that holds the token.")
+@click.option("--summary-fallback/--no-summary-fallback", default=True, show_default=True,
+              help="When the token may not comment (a fork), append to $GITHUB_STEP_SUMMARY.")
+@fatal_to_usage
+def comment_command(repo_slug: str, pr: int, body_file: str, marker: str | None,
+                    token_env: str, summary_fallback: bool) -> None:
+    """Create or update the one pull-request comment that holds the report.
+
+    Talks to $GITHUB_API_URL (default https://api.github.com) and sends the token nowhere
+    else. A token that may not write (a fork's) is not an error: exit 0, summary instead.
+    """
+    from maguyva_guard import github  # urllib and http: only this command needs them
+
+    outcome = github.comment(repo_slug, pr, body_file, marker=marker, token_env=token_env,
+                             summary_fallback=summary_fallback)
+    click.echo(outcome.message)
+
+
 def run() -> None:  # pragma: no cover - console entry for `python -m maguyva_guard`
     sys.exit(main())

@@ -1,0 +1,136 @@
+"""A small stand-in for the GitHub REST API's issue-comment endpoints, on 127.0.0.x.
+
+It serves what `maguyva-guard comment` calls: list (paginated with Link headers, as GitHub
+does), create and update. Switches imitate the cases that matter: a fork's read-only token
+(403 on writes), a flaky front end (502 a given number of times), and redirects or next-page
+links that point somewhere else. Every request is recorded with its headers, so a test can
+see exactly where the token went.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+_LIST = re.compile(r"/repos/([^/]+)/([^/]+)/issues/(\d+)/comments")
+_ONE = re.compile(r"/repos/([^/]+)/([^/]+)/issues/comments/(\d+)")
+
+
+@dataclass
+class Seen:
+    method: str
+    path: str  # with the query
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass
+class FakeGitHub:
+    host: str = "127.0.0.1"
+    prefix: str = ""  # "/api/v3" imitates GitHub Enterprise's API path
+    page_size: int = 100  # GitHub's largest page; smaller makes pagination visible
+    deny_writes: bool = False  # a fork's token: reads work, writes answer 403
+    fail_first: int = 0  # answer 502 to this many requests before behaving
+    redirect_list_to: str = ""  # answer the next list request with a 307 to this URL
+    next_link_to: str = ""  # a Link rel="next" to this URL on the first page
+    comments: dict[int, dict[str, Any]] = field(default_factory=dict)
+    seen: list[Seen] = field(default_factory=list)
+    _next_id: int = 1000
+    _server: ThreadingHTTPServer | None = None
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None
+        return f"http://{self.host}:{self._server.server_address[1]}{self.prefix}"
+
+    def add(self, body: str) -> int:
+        self._next_id += 1
+        self.comments[self._next_id] = {"id": self._next_id, "body": body,
+                                        "html_url": f"https://github.test/c/{self._next_id}"}
+        return self._next_id
+
+    def marked(self, marker: str = "<!-- maguyva-guard -->") -> list[dict[str, Any]]:
+        return [c for c in self.comments.values() if marker in c["body"]]
+
+    def start(self) -> FakeGitHub:
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                fake._handle(self, "GET")
+
+            def do_POST(self) -> None:
+                fake._handle(self, "POST")
+
+            def do_PATCH(self) -> None:
+                fake._handle(self, "PATCH")
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer((self.host, 0), Handler)
+        # A short poll: shutdown() waits for it, once per test.
+        threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+
+    def _handle(self, handler: BaseHTTPRequestHandler, method: str) -> None:
+        length = int(handler.headers.get("Content-Length") or 0)
+        body = handler.rfile.read(length) if length else b""
+        self.seen.append(Seen(method, handler.path, dict(handler.headers.items()), body))
+        if self.fail_first > 0:
+            self.fail_first -= 1
+            return _send(handler, 502, {"message": "Server Error"})
+        parts = urlsplit(handler.path)
+        path = parts.path.removeprefix(self.prefix)
+        if method == "GET" and _LIST.fullmatch(path):
+            if self.redirect_list_to:
+                location, self.redirect_list_to = self.redirect_list_to, ""
+                return _send(handler, 307, {}, {"Location": location})
+            return self._list(handler, parse_qs(parts.query))
+        if method in ("POST", "PATCH") and self.deny_writes:
+            return _send(handler, 403, {"message": "Resource not accessible by integration"})
+        if method == "POST" and _LIST.fullmatch(path):
+            new_id = self.add(json.loads(body)["body"])
+            return _send(handler, 201, self.comments[new_id])
+        match = _ONE.fullmatch(path)
+        if method == "PATCH" and match and int(match[3]) in self.comments:
+            self.comments[int(match[3])]["body"] = json.loads(body)["body"]
+            return _send(handler, 200, self.comments[int(match[3])])
+        return _send(handler, 404, {"message": "Not Found"})
+
+    def _list(self, handler: BaseHTTPRequestHandler, query: dict[str, list[str]]) -> None:
+        size = min(int(query.get("per_page", ["30"])[0]), self.page_size)
+        page = int(query.get("page", ["1"])[0])
+        items = sorted(self.comments.values(), key=lambda c: c["id"])
+        chunk = items[(page - 1) * size: page * size]
+        links = []
+        if page * size < len(items):
+            base = handler.path.split("?")[0]
+            links.append(f'<{self.url}{base.removeprefix(self.prefix)}'
+                         f'?per_page={size}&page={page + 1}>; rel="next"')
+        if page == 1 and self.next_link_to:
+            links = [f'<{self.next_link_to}>; rel="next"']
+        headers = {"Link": ", ".join(links)} if links else {}
+        _send(handler, 200, chunk, headers)
+
+
+def _send(handler: BaseHTTPRequestHandler, status: int, payload: Any,
+          headers: dict[str, str] | None = None) -> None:
+    data = json.dumps(payload).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(data)))
+    for name, value in (headers or {}).items():
+        handler.send_header(name, value)
+    handler.end_headers()
+    handler.wfile.write(data)
