@@ -273,3 +273,72 @@ def test_bad_input_is_a_fatal_error(kwargs: dict[str, object], message: str) -> 
 def test_an_empty_query_is_a_fatal_error() -> None:
     with pytest.raises(FatalError, match="empty"):
         engine.search(None, "   ", retrievers=recorders())
+
+
+# --- on a real repository, indexed ---------------------------------------------------------
+
+REPO = {
+    "pkg/__init__.py": "",
+    "pkg/config.py": (
+        "import os\n\n\n"
+        "def parse_config(path):\n"
+        '    """Read the configuration file."""\n'
+        "    if not os.path.exists(path):\n"
+        '        raise FileNotFoundError("ECONNREFUSED config missing")\n'
+        '    return {"path": path}\n'
+    ),
+    "pkg/cli.py": (
+        "from pkg.config import parse_config\n\n\n"
+        "def main():\n"
+        '    cfg = parse_config("app.toml")\n'
+        "    return cfg\n"
+    ),
+    "vendor/lib.py": (
+        "from pkg.config import parse_config\n\n\n"
+        "def vendored():\n"
+        '    return parse_config("x")\n'
+    ),
+}
+
+
+@pytest.fixture
+def indexed(make_repo):
+    from maguyva_guard import indexer
+    from maguyva_guard.store import Store
+
+    store = Store.open(make_repo(REPO))
+    indexer.update(store)
+    yield store
+    store.close()
+
+
+def test_real_repo_who_calls(indexed) -> None:
+    response = engine.search(indexed, "who calls parse_config", dedupe_per_file=False)
+    assert (response.fusion_strategy, response.modalities_run) == ("direct", ("graph",))
+    callers = {(r.path, r.symbol) for r in response.results}
+    assert ("pkg/cli.py", "pkg.cli.main") in callers
+    assert ("vendor/lib.py", "vendor.lib.vendored") in callers
+    # The vendored caller is demoted below every first-party one (the store's category).
+    first_party = [r for r in response.results if r.path == "pkg/cli.py"]
+    vendored = [r for r in response.results if r.path == "vendor/lib.py"]
+    assert min(r.score for r in first_party) > max(r.score for r in vendored)
+    assert all(r.category == "vendor" and r.demotion == spec.DEMOTION_FACTOR for r in vendored)
+
+
+def test_real_repo_definition(indexed) -> None:
+    response = engine.search(indexed, "def parse_config")
+    assert response.fusion_strategy == "direct"
+    top = response.results[0]
+    assert (top.path, top.symbol, top.line_start, top.line_end) == (
+        "pkg/config.py", "pkg.config.parse_config", 4, 8)
+    assert math.isclose(top.score, 0.6 / 41 * top.contributions[0].boost)
+
+
+def test_real_repo_fused_identifier(indexed) -> None:
+    response = engine.search(indexed, "parse_config")  # 0.70: below the direct path
+    assert response.fusion_strategy == "rrf"
+    assert response.modalities_run == ("structural", "semantic", "text")
+    assert response.results[0].symbol == "pkg.config.parse_config"
+    assert "structural" in response.results[0].modalities
+    # Whatever is not built yet fails on its own, and the others still answer.
+    assert set(response.modalities_failed) <= {"semantic", "text"}
