@@ -1,0 +1,213 @@
+"""The text modality (SPEC 1): literals, error strings and exact identifiers.
+
+Candidates come from the FTS5 trigram index (textindex.py); every candidate is verified
+against its text (textmatch.py), so a hit is always a real occurrence at its exact line.
+A term under 3 characters has no trigram: the view's texts are scanned instead, source
+first, within SCAN_MAX_BYTES / SCAN_MAX_MATCHES.
+
+Matching: an identifier term (`parse_config`, `os.path.join`) matches whole words only,
+case-sensitively unless the request says otherwise. Any other term is a literal substring,
+always found case-insensitively; exact case and whole words rank first.
+
+Raw score in [0, 1]: MATCH_* (whole word? exact case?) x CONTEXT_* (code, or comment and
+docstring, textcomments.py) x the path's category (source > test > vendor/build/archive/
+generated). A line found by several of the terms scores more (TERM_COVERAGE). Equal scores
+are ordered so each file's best hit comes before anyone's second: the fused list, which
+keeps one result per file, sees as many files as possible.
+
+The indexer calls `index_contents` and `drop_blobs` (re-exported from textindex).
+"""
+
+from __future__ import annotations
+
+import heapq
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
+
+from maguyva_guard import spec
+from maguyva_guard.records import Definition, Hit
+from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.textcomments import CommentMap, style_for
+from maguyva_guard.textindex import (
+    candidate_blobs,
+    check_fts5,
+    drop_blobs,
+    index_contents,
+    read_texts,
+)
+from maguyva_guard.textmatch import Match, Term, find, make_term
+
+__all__ = ["TextRetriever", "drop_blobs", "index_contents"]
+
+MODULE_SYMBOL: Final = "<module>"
+
+# --- Score factors: one block; raw score = match x context x category x coverage. --------
+MATCH_WHOLE_EXACT: Final = 1.0
+MATCH_WHOLE_FOLDED: Final = 0.85  # right word, other case (case-insensitive requests)
+MATCH_PART_EXACT: Final = 0.7  # a literal inside a longer word
+MATCH_PART_FOLDED: Final = 0.6
+CONTEXT_CODE: Final = 1.0
+CONTEXT_COMMENT: Final = 0.5  # comments and docstrings: below code, above test code x 0.7
+CATEGORY_FACTOR: Final = {"source": 1.0, "test": 0.7}  # test below source ...
+OTHER_CATEGORY_FACTOR: Final = 0.25  # ... vendor, build, archive, generated below test
+TERM_COVERAGE: Final = 0.3  # share of the score that depends on how many terms a line has
+
+MAX_TERMS: Final = 8  # a request's first terms; more would multiply index look-ups
+MAX_HITS_PER_FILE: Final = 50  # "who calls X" wants every line of a file; cap the pathological
+SCAN_MAX_BYTES: Final = 64 << 20  # bound of the scan for terms under 3 characters
+SCAN_MAX_MATCHES: Final = 20_000
+SCAN_BATCH: Final = 256  # blobs read per statement while scanning
+
+
+class TextStore(Protocol):
+    conn: sqlite3.Connection
+
+    def files(self) -> Mapping[str, Any]: ...  # path -> FileInfo(blob, language, category)
+
+    def definitions_in(self, path: str) -> list[Definition]: ...
+
+
+@dataclass
+class _Line:
+    """The best match found on one line of one file, and which terms matched there."""
+
+    match: Match
+    score: float
+    terms: set[str]
+
+
+class TextRetriever:
+    modality = spec.TEXT
+
+    def __init__(self, store: TextStore) -> None:
+        check_fts5(store.conn)  # a clear failure reason, before any query runs
+        self.store = store
+
+    def search(self, request: SearchRequest) -> list[Hit]:
+        terms = request_terms(request)
+        if not terms or request.limit <= 0:
+            return []
+        view = {p: i for p, i in self.store.files().items() if p not in request.exclude_paths}
+        paths_of: dict[str, list[str]] = {}
+        for path in sorted(view, key=lambda p: (_category_rank(view[p].category), p)):
+            paths_of.setdefault(view[path].blob, []).append(path)
+        found: dict[tuple[str, int], _Line] = {}
+        for term in terms:
+            for blob, text in self._texts(term, paths_of):
+                self._collect(term, blob, text, paths_of[blob], view, found)
+        return self._ranked(found, len(terms), request.limit)
+
+    def _texts(self, term: Term, paths_of: dict[str, list[str]]) -> Iterator[tuple[str, str]]:
+        conn = self.store.conn
+        candidates = candidate_blobs(conn, term.text)
+        if candidates is not None:
+            yield from read_texts(conn, candidates.intersection(paths_of)).items()
+            return
+        yield from _scan(conn, list(paths_of), term)
+
+    def _collect(self, term: Term, blob: str, text: str, paths: list[str],
+                 view: Mapping[str, Any], found: dict[tuple[str, int], _Line]) -> None:
+        matches: dict[int, Match] = {}  # line -> its best match (comment check once a line)
+        for m in find(text, term):
+            prior = matches.get(m.line)
+            if prior is None or _match_factor(m) > _match_factor(prior):
+                matches[m.line] = m
+        if not matches:
+            return
+        maps: dict[object, CommentMap] = {}
+        for path in paths:
+            info = view[path]
+            style = style_for(path, info.language)
+            comments = maps.setdefault(style, CommentMap(text, style))
+            weight = CATEGORY_FACTOR.get(info.category or "source", OTHER_CATEGORY_FACTOR)
+            for m in matches.values():
+                score = weight * _match_factor(m) * (
+                    CONTEXT_COMMENT if comments.is_comment(m.start, m.line_offset)
+                    else CONTEXT_CODE)
+                line = found.get((path, m.line))
+                if line is None:
+                    found[(path, m.line)] = _Line(m, score, {term.text})
+                    continue
+                line.terms.add(term.text)
+                if score > line.score:
+                    line.match, line.score = m, score
+
+    def _ranked(self, found: dict[tuple[str, int], _Line], n_terms: int,
+                limit: int) -> list[Hit]:
+        per_file: dict[str, list[tuple[float, int, _Line]]] = {}
+        for (path, line_no), line in found.items():
+            coverage = 1 - TERM_COVERAGE + TERM_COVERAGE * len(line.terms) / n_terms
+            per_file.setdefault(path, []).append((line.score * coverage, line_no, line))
+        keyed = []
+        for path, lines in per_file.items():
+            lines.sort(key=lambda x: (-x[0], x[1]))
+            for rank, (score, line_no, line) in enumerate(lines[:MAX_HITS_PER_FILE]):
+                keyed.append(((-score, rank, -len(lines), path, line_no), score, path, line))
+        symbols = _Symbols(self.store)
+        hits = []
+        for _, score, path, line in heapq.nsmallest(limit, keyed, key=lambda x: x[0]):
+            symbol, kind = symbols.enclosing(path, line.match.line)
+            hits.append(Hit(path=path, line_start=line.match.line, line_end=line.match.line_end,
+                            symbol=symbol, score=round(score, 6), modality=spec.TEXT, kind=kind))
+        return hits
+
+
+def request_terms(request: SearchRequest) -> list[Term]:
+    """The request's terms; else the target's name; else the query text itself."""
+    words: Sequence[str] = request.terms
+    if not words:
+        words = (request.target.name,) if request.target is not None else (request.query,)
+    terms: dict[str, Term] = {}
+    for word in words:
+        term = make_term(word, request.case_sensitive)
+        if term is not None and term.text not in terms:
+            terms[term.text] = term
+    return list(terms.values())[:MAX_TERMS]
+
+
+def _match_factor(m: Match) -> float:
+    if m.whole_word:
+        return MATCH_WHOLE_EXACT if m.exact_case else MATCH_WHOLE_FOLDED
+    return MATCH_PART_EXACT if m.exact_case else MATCH_PART_FOLDED
+
+
+def _category_rank(category: str | None) -> int:
+    """Scan order: source first, then test, then the rest (what the scan bound cuts)."""
+    return {"source": 0, "test": 1}.get(category or "source", 2)
+
+
+def _scan(conn: sqlite3.Connection, blobs: list[str], term: Term) -> Iterable[tuple[str, str]]:
+    """Every text of the view, in order, until the byte or match bound is reached."""
+    scanned = matched = 0
+    for i in range(0, len(blobs), SCAN_BATCH):
+        batch = blobs[i : i + SCAN_BATCH]
+        texts = read_texts(conn, batch)
+        for blob in batch:
+            text = texts.get(blob)
+            if text is None:
+                continue
+            yield blob, text
+            scanned += len(text)
+            matched += (text if term.case_sensitive else text.lower()).count(
+                term.text if term.case_sensitive else term.text.lower())
+            if scanned >= SCAN_MAX_BYTES or matched >= SCAN_MAX_MATCHES:
+                return
+
+
+class _Symbols:
+    """The innermost definition spanning a line, per path (definitions read once per path)."""
+
+    def __init__(self, store: TextStore) -> None:
+        self._store = store
+        self._defs: dict[str, list[Definition]] = {}
+
+    def enclosing(self, path: str, line: int) -> tuple[str, str]:
+        if path not in self._defs:
+            self._defs[path] = self._store.definitions_in(path)
+        spanning = [d for d in self._defs[path] if d.line_start <= line <= d.line_end]
+        if not spanning:
+            return MODULE_SYMBOL, ""
+        best = max(spanning, key=lambda d: (d.line_start, -d.line_end))  # the innermost
+        return best.qualified_name, best.kind
