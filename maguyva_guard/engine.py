@@ -96,6 +96,7 @@ class SearchResponse:
             "rule": self.rule,
             "terms": list(self.terms),
             "k": self.k,
+            "notes": list(self.notes),
             "results": [_result_json(r) for r in self.results],
         }
 

@@ -1,0 +1,62 @@
+"""`maguyva-guard query` for humans: one line per result, and with --explain, the arithmetic.
+
+It renders the JSON of engine.SearchResponse.to_json() (CONTRACT.md `query --json` plus our
+fields), so what a person reads and what a script parses cannot drift apart. Every fused
+score is shown as the trail of its contributions (SPEC 5):
+
+    weight x 1/(k + rank + 1) x boost = value, summed, times the demotion factor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def render(data: dict[str, Any], explain: bool = False) -> str:
+    lines = _header(data) if explain else []
+    results = data.get("results", [])
+    for r in results:
+        span = (f"{r['line_start']}" if r["line_start"] == r["line_end"]
+                else f"{r['line_start']}-{r['line_end']}")
+        lines.append(f"{r['path']}:{span}  {r['symbol']}  {r['score']:.4f}  "
+                     f"[{','.join(r['modalities'])}]")
+        if explain:
+            lines.extend(_trail(r, data.get("k", 0)))
+    if not results:
+        lines.append("no results")
+    return "\n".join(lines)
+
+
+def warnings(data: dict[str, Any]) -> list[str]:
+    """One line per modality that failed (for stderr): the answer may be incomplete."""
+    return [f"warning: {modality} failed: {reason}"
+            for modality, reason in data.get("modalities_failed", {}).items()]
+
+
+def _header(data: dict[str, Any]) -> list[str]:
+    terms = ", ".join(data.get("terms", [])) or "none"
+    lines = [
+        f"intent {data['intent']} (confidence {data['confidence']:.2f}, rule {data['rule']};"
+        f" terms: {terms})",
+        f"{data['fusion_strategy']} · preset {data['preset']} · k {data['k']} · "
+        f"ran {', '.join(data['modalities_run'])}",
+    ]
+    lines.extend(f"note: {note}" for note in data.get("notes", []))
+    return [*lines, ""]
+
+
+def _trail(r: dict[str, Any], k: int) -> list[str]:
+    lines = [
+        f"    {c['modality']:<10} rank {c['rank']:<3} {c['weight']:.1f} x 1/({k}+{c['rank']}+1)"
+        f" x boost {c['boost']:.3f} = {c['value']:.6f}"
+        for c in r.get("contributions", [])
+    ]
+    if r.get("demotion", 1.0) != 1.0:
+        lines.append(f"    x {r['demotion']:g} demoted ({r.get('category', '')})")
+    if r.get("centrality"):
+        lines.append(f"    centrality {r['centrality']:.2f}")
+    if r.get("also_found"):
+        found = ", ".join(f"{c['modality']} rank {c['rank']} ({c['value']:.6f})"
+                          for c in r["also_found"])
+        lines.append(f"    also in this file: {found}")
+    return lines
