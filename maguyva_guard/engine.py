@@ -19,24 +19,20 @@ result there scores exactly what it would have scored had it been the only modal
 it. So direct and fused answers share one scale (the guard mixes both), every result still
 explains itself with its contribution, and direct ranks keep their order.
 
-Execution: each planned modality runs in its own daemon thread with one deadline for all
-(`timeout`); one that raises or is still running at the deadline is reported in
-`modalities_failed` with the reason and the others answer. Daemon threads rather than a
-ThreadPoolExecutor: the executor joins its workers at interpreter exit, so a hung backend
-(a network call) would hold the pre-commit hook open after the answer was printed.
+Execution (modalities.py): the planned modalities run in parallel, one thread each, under
+one deadline; one that raises or times out is reported in `modalities_failed` with the
+reason, and the others answer.
 """
 
 from __future__ import annotations
 
-import importlib
 import sqlite3
-import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from maguyva_guard import fusion, intent, spec
+from maguyva_guard import fusion, intent, modalities, spec
 from maguyva_guard.errors import FatalError
 from maguyva_guard.fusion import FusedResult
 from maguyva_guard.records import Contribution, Definition, Hit
@@ -44,16 +40,6 @@ from maguyva_guard.retrievers.base import Retriever, SearchRequest
 
 DIRECT = "direct"
 RRF = "rrf"
-
-# modality -> (module, class): the registry, imported lazily (only planned modalities load).
-_RETRIEVERS = {
-    spec.STRUCTURAL: ("maguyva_guard.retrievers.structural", "StructuralRetriever"),
-    spec.TEXT: ("maguyva_guard.retrievers.text", "TextRetriever"),
-    spec.GRAPH: ("maguyva_guard.retrievers.graph", "GraphRetriever"),
-    spec.SEMANTIC: ("maguyva_guard.retrievers.semantic", "SemanticRetriever"),
-}
-
-Factory = Callable[[], Retriever]
 
 
 @dataclass(frozen=True)
@@ -129,13 +115,13 @@ def search(
     factories = _factories(store, config, retrievers)
     request = SearchRequest(query=query, intent=found.intent, terms=found.terms, target=target,
                             limit=max(limit, spec.MODALITY_CANDIDATES_MIN), depth=depth)
-    ranked, failed = run(the_plan.modalities, factories, request, timeout)
+    ranked, failed = modalities.run(the_plan.modalities, factories, request, timeout)
     strategy, run_order, notes = the_plan.strategy, the_plan.modalities, ()
     if strategy == DIRECT and preset != spec.QUICK and not any(ranked.values()):
         rest = tuple(m for m in spec.preset_modalities(preset, found.intent) if m not in ranked
                      and m not in failed)
         if rest:
-            more, more_failed = run(rest, factories, request, timeout)
+            more, more_failed = modalities.run(rest, factories, request, timeout)
             ranked, failed = {**ranked, **more}, {**failed, **more_failed}
             strategy, run_order = RRF, (*run_order, *rest)
             notes = (f"direct path ({run_order[0]}) found nothing: fused {', '.join(rest)}",)
@@ -162,66 +148,10 @@ def plan(found: intent.Intent, query: str, preset: str, target: Definition | Non
     return Plan(found, preset, RRF, spec.preset_modalities(preset, found.intent), weights, k)
 
 
-def run(modalities: tuple[str, ...], factories: Mapping[str, Factory], request: SearchRequest,
-        timeout: float) -> tuple[dict[str, list[Hit]], dict[str, str]]:
-    """Run the modalities in parallel; (hits per modality that answered, reason per failure)."""
-    outcomes: dict[str, list[Hit] | BaseException] = {}
-    lock = threading.Lock()
-
-    def work(modality: str) -> None:
-        try:
-            factory = factories.get(modality)
-            if factory is None:
-                raise LookupError("not available")
-            outcome: list[Hit] | BaseException = list(factory().search(request))
-        except Exception as exc:  # any failure of one modality is reported, not raised
-            outcome = exc
-        with lock:
-            outcomes[modality] = outcome
-
-    threads = [threading.Thread(target=work, args=(m,), name=f"maguyva-guard-{m}", daemon=True)
-               for m in modalities]
-    for thread in threads:
-        thread.start()
-    deadline = time.monotonic() + timeout
-    for thread in threads:
-        thread.join(max(deadline - time.monotonic(), 0.0))
-    with lock:
-        finished = dict(outcomes)  # a straggler may still write after the deadline
-    ranked: dict[str, list[Hit]] = {}
-    failed: dict[str, str] = {}
-    for modality in modalities:
-        outcome = finished.get(modality)
-        if outcome is None:
-            failed[modality] = f"timed out after {timeout:g}s"
-        elif isinstance(outcome, BaseException):
-            failed[modality] = _reason(outcome)
-        else:
-            ranked[modality] = outcome
-    return ranked, failed
-
-
-def retriever_factories(store: Any, config: Any = None) -> dict[str, Factory]:
-    """The registry built from the store: one lazily imported retriever per modality."""
-    return {m: _factory(module, name, store, config) for m, (module, name) in _RETRIEVERS.items()}
-
-
-def _factory(module: str, name: str, store: Any, config: Any) -> Factory:
-    def make() -> Retriever:
-        try:
-            cls = getattr(importlib.import_module(module), name)
-        except (ImportError, AttributeError) as exc:
-            raise LookupError(f"not available ({exc})") from None
-        made: Retriever = cls(store, config) if name == "SemanticRetriever" else cls(store)
-        return made
-
-    return make
-
-
 def _factories(store: Any, config: Any, retrievers: Mapping[str, Retriever] | None,
-               ) -> Mapping[str, Factory]:
+               ) -> Mapping[str, modalities.Factory]:
     if retrievers is None:
-        return retriever_factories(store, config)
+        return modalities.retriever_factories(store, config)
     return {m: (lambda r=r: r) for m, r in retrievers.items()}
 
 
@@ -256,13 +186,6 @@ def _category(store: Any) -> fusion.Category:
         return cache[path]
 
     return category
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, LookupError) and str(exc).startswith("not available"):
-        return str(exc).strip("'\"")
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
 def _validate(query: str, preset: str, limit: int, depth: int) -> None:

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from maguyva_guard import engine, spec
+from maguyva_guard import engine, modalities, spec
 from maguyva_guard.errors import FatalError
 from maguyva_guard.intent import Intent
 from maguyva_guard.records import Definition, Hit
@@ -197,11 +197,11 @@ def test_a_modality_missing_from_the_registry_is_not_available() -> None:
 
 
 def test_a_retriever_module_that_cannot_be_imported_fails_its_modality(monkeypatch) -> None:
-    monkeypatch.setitem(engine._RETRIEVERS, spec.SEMANTIC,
+    monkeypatch.setitem(modalities._RETRIEVERS, spec.SEMANTIC,
                         ("maguyva_guard.retrievers.no_such_module", "SemanticRetriever"))
-    factories = engine.retriever_factories(store=None)
+    factories = modalities.retriever_factories(store=None)
     request = SearchRequest("q", "understand_code")
-    ranked, failed = engine.run((spec.SEMANTIC,), factories, request, 5.0)
+    ranked, failed = modalities.run((spec.SEMANTIC,), factories, request, 5.0)
     assert ranked == {}
     assert failed[spec.SEMANTIC].startswith("not available (No module named")
 

@@ -1,0 +1,97 @@
+"""Running the planned modalities (SPEC 4): the registry, one thread each, one deadline.
+
+Each planned modality runs in its own daemon thread with one deadline for all (`timeout`);
+one that raises, or is still running at the deadline, is reported with the reason and the
+others answer. Daemon threads rather than a ThreadPoolExecutor: the executor joins its
+workers at interpreter exit, so a hung backend (a network call) would hold the pre-commit
+hook open after the answer was printed.
+
+The registry imports a retriever module only when its modality is planned: an exact-match
+query never imports, let alone calls, the semantic backend. A module that cannot be
+imported fails its modality as "not available", and the others still answer.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from maguyva_guard import spec
+from maguyva_guard.records import Hit
+from maguyva_guard.retrievers.base import Retriever, SearchRequest
+
+# modality -> (module, class): the registry, imported lazily (only planned modalities load).
+_RETRIEVERS = {
+    spec.STRUCTURAL: ("maguyva_guard.retrievers.structural", "StructuralRetriever"),
+    spec.TEXT: ("maguyva_guard.retrievers.text", "TextRetriever"),
+    spec.GRAPH: ("maguyva_guard.retrievers.graph", "GraphRetriever"),
+    spec.SEMANTIC: ("maguyva_guard.retrievers.semantic", "SemanticRetriever"),
+}
+
+Factory = Callable[[], Retriever]
+
+
+def run(modalities: tuple[str, ...], factories: Mapping[str, Factory], request: SearchRequest,
+        timeout: float) -> tuple[dict[str, list[Hit]], dict[str, str]]:
+    """Run the modalities in parallel; (hits per modality that answered, reason per failure)."""
+    outcomes: dict[str, list[Hit] | BaseException] = {}
+    lock = threading.Lock()
+
+    def work(modality: str) -> None:
+        try:
+            factory = factories.get(modality)
+            if factory is None:
+                raise LookupError("not available")
+            outcome: list[Hit] | BaseException = list(factory().search(request))
+        except Exception as exc:  # any failure of one modality is reported, not raised
+            outcome = exc
+        with lock:
+            outcomes[modality] = outcome
+
+    threads = [threading.Thread(target=work, args=(m,), name=f"maguyva-guard-{m}", daemon=True)
+               for m in modalities]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + timeout
+    for thread in threads:
+        thread.join(max(deadline - time.monotonic(), 0.0))
+    with lock:
+        finished = dict(outcomes)  # a straggler may still write after the deadline
+    ranked: dict[str, list[Hit]] = {}
+    failed: dict[str, str] = {}
+    for modality in modalities:
+        outcome = finished.get(modality)
+        if outcome is None:
+            failed[modality] = f"timed out after {timeout:g}s"
+        elif isinstance(outcome, BaseException):
+            failed[modality] = _reason(outcome)
+        else:
+            ranked[modality] = outcome
+    return ranked, failed
+
+
+def retriever_factories(store: Any, config: Any = None) -> dict[str, Factory]:
+    """The registry built from the store: one lazily imported retriever per modality."""
+    return {m: _factory(module, name, store, config) for m, (module, name) in _RETRIEVERS.items()}
+
+
+def _factory(module: str, name: str, store: Any, config: Any) -> Factory:
+    def make() -> Retriever:
+        try:
+            cls = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError) as exc:
+            raise LookupError(f"not available ({exc})") from None
+        made: Retriever = cls(store, config) if name == "SemanticRetriever" else cls(store)
+        return made
+
+    return make
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, LookupError) and str(exc).startswith("not available"):
+        return str(exc).strip("'\"")
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
