@@ -44,13 +44,18 @@ class Match(NamedTuple):  # a NamedTuple: built per occurrence, 5x cheaper than 
 
 
 def make_term(raw: str, case_sensitive: bool) -> Term | None:
-    """A term from a request's word: surrounding whitespace and one pair of quotes dropped."""
+    """A term from a request's word: surrounding whitespace and one pair of quotes dropped.
+
+    `case_sensitive` applies to identifiers; a literal (an error message, a log line) is
+    always found in any case, and the ranking puts its exact case first.
+    """
     text = raw.strip()
     if len(text) >= 2 and text[0] == text[-1] and text[0] in _QUOTES:
         text = text[1:-1]
     if not text:
         return None
-    return Term(text, _IDENTIFIER.fullmatch(text) is not None, case_sensitive)
+    identifier = _IDENTIFIER.fullmatch(text) is not None
+    return Term(text, identifier, case_sensitive and identifier)
 
 
 def find(text: str, term: Term) -> Iterator[Match]:

@@ -1,0 +1,271 @@
+"""The text modality: trigram candidates, verified lines, comment- and path-aware ranking.
+
+Repositories are real (git init in tmp_path); their blobs, by their real ids, go through
+`index_contents` into an in-memory SQLite database, and a small store stand-in serves the
+view (`files()`) and the definitions. The end-to-end test at the bottom runs the real
+indexer and store instead.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import git, write_files
+
+from maguyva_guard import classify
+from maguyva_guard.errors import FatalError
+from maguyva_guard.records import Definition, Hit
+from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.text import MAX_HITS_PER_FILE, TextRetriever
+from maguyva_guard.store import FileInfo
+from maguyva_guard.textindex import (
+    candidate_blobs,
+    drop_blobs,
+    index_contents,
+    match_expression,
+    read_texts,
+)
+
+NET = '''import socket
+
+
+def connect(host):
+    """Open a connection; ECONNREFUSED is reported as ours."""
+    try:
+        return socket.create_connection(host)
+    except OSError:
+        raise RuntimeError("ECONNREFUSED: cannot reach the host")
+'''
+
+
+class FakeStore:
+    """The three things the retriever needs from the store, over a real repository."""
+
+    def __init__(self, repo: Path, conn: sqlite3.Connection | None = None,
+                 defs: dict[str, list[Definition]] | None = None) -> None:
+        self.conn = conn or sqlite3.connect(":memory:", isolation_level=None)
+        self.defs = defs or {}
+        self.repo = repo
+        self.view: dict[str, FileInfo] = {}
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Index the staged blobs the database lacks and make them the view."""
+        view = {}
+        for row in git(self.repo, "ls-files", "-s").splitlines():
+            meta, path = row.split("\t", 1)
+            blob = meta.split()[1]
+            language = "python" if path.endswith(".py") else None
+            view[path] = FileInfo(blob, language, classify.path_category(path))
+        have = read_texts(self.conn, {i.blob for i in view.values()}) if self.view else {}
+        items = [(i.blob, git(self.repo, "cat-file", "blob", i.blob))
+                 for i in view.values() if i.blob not in have]
+        index_contents(self.conn, list(dict(items).items()))
+        self.view = view
+
+    def files(self) -> dict[str, FileInfo]:
+        return dict(self.view)
+
+    def definitions_in(self, path: str) -> list[Definition]:
+        return self.defs.get(path, [])
+
+
+@pytest.fixture
+def indexed(make_repo: Callable[..., Path]) -> Callable[..., FakeStore]:
+    def make(files: dict[str, str], **kw: object) -> FakeStore:
+        return FakeStore(make_repo(files), **kw)  # type: ignore[arg-type]
+
+    return make
+
+
+def search(store: FakeStore, *terms: str, case_sensitive: bool = True,
+           limit: int = 50) -> list[Hit]:
+    request = SearchRequest(query=" ".join(terms), intent="exact_match", terms=terms,
+                            case_sensitive=case_sensitive, limit=limit)
+    return TextRetriever(store).search(request)
+
+
+def places(hits: list[Hit]) -> list[tuple[str, int]]:
+    return [(h.path, h.line_start) for h in hits]
+
+
+def test_literal_in_a_string_is_found_at_its_exact_line_and_symbol(indexed):
+    connect = Definition("pkg/net.py", "connect", "pkg.net.connect", "function", 4, 9)
+    store = indexed({"pkg/net.py": NET, "README.md": "nothing here\n"},
+                    defs={"pkg/net.py": [connect]})
+    hits = search(store, "ECONNREFUSED: cannot reach")
+    assert places(hits) == [("pkg/net.py", 9)]
+    assert (hits[0].symbol, hits[0].kind, hits[0].modality) == ("pkg.net.connect", "function",
+                                                                 "text")
+    assert 0 < hits[0].score <= 1
+
+
+def test_identifier_inside_strings_and_docstrings_all_lines(indexed):
+    store = indexed({"pkg/net.py": NET})
+    hits = search(store, "ECONNREFUSED")
+    assert sorted(h.line_start for h in hits) == [5, 9]
+    assert hits[0].line_start == 9  # the string in code outranks the docstring
+    assert {h.symbol for h in hits} == {"<module>"}  # no definitions known: module level
+
+
+def test_two_letter_query_falls_back_to_a_scan(indexed):
+    store = indexed({"app.py": "import os\nos.getcwd()\ncosts = 1\n", "b.txt": "OS\n"})
+    assert match_expression("os") is None and candidate_blobs(store.conn, "os") is None
+    assert places(search(store, "os")) == [("app.py", 1), ("app.py", 2)]  # not costs, not OS
+    assert sorted(places(search(store, "os", case_sensitive=False))) == [
+        ("app.py", 1), ("app.py", 2), ("b.txt", 1)]
+
+
+def test_identifier_queries_match_whole_words_only(indexed):
+    store = indexed({"m.py": "def parse_config(x):\n    return parse(x)\n\nreparse = 1\n"
+                             "x.parse\n"})
+    assert places(search(store, "parse")) == [("m.py", 2), ("m.py", 5)]
+    assert places(search(store, "parse_config")) == [("m.py", 1)]
+
+
+def test_case_sensitivity_both_ways(indexed):
+    store = indexed({"m.py": "class Parser:\n    pass\n\nparser = Parser()\nPARSER = 1\n"})
+    assert places(search(store, "parser")) == [("m.py", 4)]
+    folded = search(store, "parser", case_sensitive=False)
+    assert sorted(places(folded)) == [("m.py", 1), ("m.py", 4), ("m.py", 5)]
+    assert folded[0].line_start == 4  # the exact case first
+    assert folded[0].score > folded[1].score
+
+
+def test_literals_fold_case_and_rank_exact_case_and_whole_words_first(indexed):
+    store = indexed({"a.py": 'A = "connection refused"\nB = "Connection Refused"\n'
+                             'C = "reconnection refused!"\n'})
+    hits = search(store, "connection refused")
+    assert places(hits) == [("a.py", 1), ("a.py", 2), ("a.py", 3)]
+    assert hits[0].score > hits[1].score > hits[2].score
+
+
+@pytest.mark.parametrize("path, text, comment_line", [
+    ("svc.py", "# handler is called below\nhandler()\n", 1),
+    ("svc.py", "x = 1  # see handler\nhandler()\n", 1),
+    ("svc.py", 'def f():\n    """Calls handler."""\n    handler()\n', 2),
+    ("svc.py", 'def f():\n    """Docs.\n\n    handler here\n    """\n    handler()\n', 4),
+    ("svc.js", "/**\n * handler docs\n */\nhandler();\n", 2),
+    ("svc.go", "func f() {\n\thandler() // handler again\n}\n// handler\n", 4),
+])
+def test_comment_and_docstring_matches_rank_below_code(indexed, path, text, comment_line):
+    store = indexed({path: text})
+    hits = search(store, "handler")
+    assert comment_line in [h.line_start for h in hits]
+    code = [h for h in hits if h.line_start != comment_line]
+    comment = [h for h in hits if h.line_start == comment_line]
+    assert code and min(h.score for h in code) > max(h.score for h in comment)
+    assert hits[-1].line_start == comment_line
+
+
+def test_strings_that_look_like_comments_stay_code(indexed):
+    store = indexed({"a.py": 'url = "http://x#frag"; handler()\nSQL = """\nhandler\n"""\n'})
+    hits = search(store, "handler")
+    assert [h.score for h in hits] == [1.0, 1.0]  # neither is a comment nor a docstring
+
+
+def test_test_and_vendor_paths_rank_below_source(indexed):
+    body = "def go():\n    return retry_budget()\n"
+    store = indexed({"vendor/lib/x.py": body, "tests/test_x.py": body, "src/x.py": body,
+                     "build/x.py": body})
+    hits = search(store, "retry_budget")
+    assert [h.path for h in hits] == ["src/x.py", "tests/test_x.py", "build/x.py",
+                                      "vendor/lib/x.py"]
+    assert hits[0].score > hits[1].score > hits[2].score
+
+
+def test_a_files_best_hit_comes_before_anyones_second(indexed):
+    store = indexed({"a.py": "run()\nrun()\nrun()\n", "b.py": "run()\n"})
+    assert places(search(store, "run"))[:2] == [("a.py", 1), ("b.py", 1)]
+
+
+def test_every_line_of_a_file_up_to_the_cap_and_the_limit(indexed):
+    calls = "".join(f"target({i})\n" for i in range(MAX_HITS_PER_FILE + 10))
+    store = indexed({"many.py": calls, "other.py": "target()\n"})
+    assert MAX_HITS_PER_FILE >= 20  # "who calls X" needs every line of a caller
+    hits = search(store, "target", limit=1000)
+    assert len([h for h in hits if h.path == "many.py"]) == MAX_HITS_PER_FILE
+    assert len(search(store, "target", limit=7)) == 7
+
+
+def test_the_innermost_enclosing_definition_names_the_hit(indexed):
+    text = "class A:\n    def m(self):\n        return probe()\n\nprobe()\n"
+    defs = [Definition("k.py", "A", "k.A", "class", 1, 3),
+            Definition("k.py", "m", "k.A.m", "method", 2, 3, parent="k.A")]
+    store = indexed({"k.py": text}, defs={"k.py": defs})
+    hits = {h.line_start: (h.symbol, h.kind) for h in search(store, "probe")}
+    assert hits == {3: ("k.A.m", "method"), 5: ("<module>", "")}
+
+
+def test_quotes_in_a_term_and_terms_from_the_query(indexed):
+    store = indexed({"a.py": 'print(\'say "hi" now\')\n'})
+    assert places(search(store, 'say "hi"')) == [("a.py", 1)]
+    request = SearchRequest(query='"say "hi" now"', intent="exact_match")
+    assert places(TextRetriever(store).search(request)) == [("a.py", 1)]
+
+
+def test_only_the_view_counts_and_a_modified_file_is_searched_at_its_new_content(indexed):
+    store = indexed({"a.py": "OLD_MARKER = 1\nkeep()\n"})
+    old_blob = store.view["a.py"].blob
+    write_files(store.repo, {"a.py": "keep()\nNEW_MARKER = 2\nkeep()\n"})
+    git(store.repo, "add", "a.py")
+    store.refresh()
+    assert old_blob in read_texts(store.conn, [old_blob])  # the stale blob is still stored
+    assert search(store, "OLD_MARKER") == []
+    assert places(search(store, "NEW_MARKER")) == [("a.py", 2)]
+    assert places(search(store, "keep")) == [("a.py", 1), ("a.py", 3)]
+
+
+def test_a_blob_at_two_paths_is_indexed_once_and_found_at_both(indexed):
+    store = indexed({"a/x.py": "SHARED = 1\n", "b/x.py": "SHARED = 1\n"})
+    assert store.conn.execute("SELECT count(*) FROM text_blobs").fetchone()[0] == 1
+    assert sorted(places(search(store, "SHARED"))) == [("a/x.py", 1), ("b/x.py", 1)]
+
+
+def test_index_contents_is_idempotent_and_drop_blobs_removes_contents():
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    index_contents(conn, [("b1", "alpha_marker here"), ("b2", "beta_marker here")])
+    index_contents(conn, [("b1", "alpha_marker here")])
+    assert candidate_blobs(conn, "alpha_marker") == {"b1"}
+    assert candidate_blobs(conn, "marker here") == {"b1", "b2"}
+    drop_blobs(conn, ["b1", "never-indexed"])
+    assert candidate_blobs(conn, "alpha_marker") == set()
+    assert candidate_blobs(conn, "marker here") == {"b2"}
+    assert read_texts(conn, ["b1", "b2"]) == {"b2": "beta_marker here"}
+    conn.execute("INSERT INTO text_fts(text_fts) VALUES ('integrity-check')")  # raises if stale
+
+
+def test_candidates_fold_case_and_long_terms_use_a_bounded_trigram_set():
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    long_literal = "an error message that is much longer than twenty-four trigrams"
+    index_contents(conn, [("b1", f"Raise: {long_literal.upper()}")])
+    assert candidate_blobs(conn, "raise") == {"b1"}
+    assert candidate_blobs(conn, long_literal) == {"b1"}
+    assert match_expression(long_literal).count(" AND ") == 23  # type: ignore[union-attr]
+
+
+def test_a_search_before_any_indexing_finds_nothing(make_repo):
+    store = FakeStore(make_repo({"a.py": "x = 1\n"}))
+    store.conn = sqlite3.connect(":memory:", isolation_level=None)  # no text tables at all
+    assert search(store, "x = 1") == []
+
+
+class NoFts5(sqlite3.Connection):
+    def execute(self, sql: str, *args: object) -> sqlite3.Cursor:  # type: ignore[override]
+        if "fts5" in sql:
+            raise sqlite3.OperationalError("no such module: fts5")
+        return super().execute(sql, *args)  # type: ignore[arg-type]
+
+
+def test_missing_fts5_is_a_clear_fatal_error(make_repo):
+    conn = sqlite3.connect(":memory:", isolation_level=None, factory=NoFts5)
+    with pytest.raises(FatalError, match="FTS5 and the trigram tokenizer"):
+        index_contents(conn, [("b", "text")])
+    repo = make_repo({"a.py": "x\n"})
+    store = FakeStore.__new__(FakeStore)
+    store.conn, store.repo, store.view, store.defs = conn, repo, {}, {}
+    with pytest.raises(FatalError, match="no such module: fts5"):
+        TextRetriever(store)
