@@ -13,7 +13,9 @@ from typing import Any, TypeVar
 
 import click
 
+from maguyva_guard import hookinstall
 from maguyva_guard.errors import FatalError
+from maguyva_guard.risk import LEVELS as RISK_LEVELS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -64,6 +66,9 @@ def main() -> None:
 
 # --- Integrations: the pull-request comment and the plain git hooks --------------------------
 
+hook_option = click.option("--hook", "hook_type", type=click.Choice(hookinstall.HOOK_TYPES),
+                           default="pre-commit", show_default=True, help="Which git hook.")
+
 
 @main.command("comment")
 @click.option("--repo-slug", required=True, help="The pull request's repository, OWNER/REPO.")
@@ -89,6 +94,28 @@ def comment_command(repo_slug: str, pr: int, body_file: str, marker: str | None,
     outcome = github.comment(repo_slug, pr, body_file, marker=marker, token_env=token_env,
                              summary_fallback=summary_fallback)
     click.echo(outcome.message)
+
+
+@main.command("install-hook")
+@repo_option
+@hook_option
+@click.option("--force", is_flag=True,
+              help="Keep an existing hook as <hook>.pre-maguyva-guard and run it first.")
+@click.option("--fail-on", type=click.Choice(RISK_LEVELS), default=None,
+              help="Block at this risk level.  [default: check's, from your configuration]")
+@fatal_to_usage
+def install_hook_command(repo: str, hook_type: str, force: bool, fail_on: str | None) -> None:
+    """Install a plain git hook that runs `maguyva-guard check` (honours core.hooksPath)."""
+    click.echo(hookinstall.install(repo, hook_type, force=force, fail_on=fail_on))
+
+
+@main.command("uninstall-hook")
+@repo_option
+@hook_option
+@fatal_to_usage
+def uninstall_hook_command(repo: str, hook_type: str) -> None:
+    """Remove our hook and restore the one it chained to; never removes another's hook."""
+    click.echo(hookinstall.uninstall(repo, hook_type))
 
 
 def run() -> None:  # pragma: no cover - console entry for `python -m maguyva_guard`

@@ -1,0 +1,1 @@
+"""The plain git hook scripts that `maguyva-guard install-hook` installs; package data."""
