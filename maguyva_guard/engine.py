@@ -32,9 +32,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from maguyva_guard import fusion, intent, modalities, spec
+from maguyva_guard import fusion, modalities, spec
 from maguyva_guard.errors import FatalError
 from maguyva_guard.fusion import FusedResult
+from maguyva_guard.intent import Intent, classify, given, is_ordinary
 from maguyva_guard.records import Contribution, Definition, Hit
 from maguyva_guard.retrievers.base import Retriever, SearchRequest
 
@@ -44,7 +45,7 @@ RRF = "rrf"
 
 @dataclass(frozen=True)
 class Plan:
-    intent: intent.Intent
+    intent: Intent
     preset: str
     strategy: str  # "direct" or "rrf"
     modalities: tuple[str, ...]
@@ -92,42 +93,46 @@ def search(
     query: str,
     *,
     preset: str = spec.DEFAULT,
-    limit: int = 10,
+    limit: int | None = 10,
     target: Definition | None = None,
     depth: int = 1,
     is_code: bool = False,
     retrievers: Mapping[str, Retriever] | None = None,
     timeout: float = spec.MODALITY_TIMEOUT_SECONDS,
     dedupe_per_file: bool = True,
+    intent: str | None = None,
     config: Any = None,
 ) -> SearchResponse:
     """Answer `query` over the index `store` (SPEC 2-5).
 
-    `retrievers` replaces the store-built registry (tests inject recording retrievers); a
-    planned modality missing from it fails as "not available". `dedupe_per_file` keeps one
-    result per file, as `maguyva-guard query` wants; the guard turns it off to get every
-    caller. `config` goes to the semantic retriever (its backend choice).
+    `limit` cuts the fused list (None or 0: every result). `retrievers` replaces the
+    store-built registry (the guard reuses one set across its queries, tests inject recording
+    ones); a planned modality missing from it fails as "not available". `dedupe_per_file`
+    keeps one result per file, as `maguyva-guard query` wants; the guard turns it off to get
+    every caller. `intent` names the intent instead of classifying the query (the guard, SPEC
+    7); such a query is always fused. `config` goes to the semantic retriever.
     """
     _validate(query, preset, limit, depth)
     started = time.monotonic()
-    found = intent.classify(query, is_code=is_code)
+    found = given(intent, query) if intent else classify(query, is_code=is_code)
     the_plan = plan(found, query, preset, target)
     factories = _factories(store, config, retrievers)
+    wanted = max(limit, spec.MODALITY_CANDIDATES_MIN) if limit else spec.MODALITY_CANDIDATES_MAX
     request = SearchRequest(query=query, intent=found.intent, terms=found.terms, target=target,
-                            limit=max(limit, spec.MODALITY_CANDIDATES_MIN), depth=depth)
+                            limit=wanted, depth=depth)
     ranked, failed = modalities.run(the_plan.modalities, factories, request, timeout)
     strategy, run_order, notes = the_plan.strategy, the_plan.modalities, ()
     if strategy == DIRECT and preset != spec.QUICK and not any(ranked.values()):
-        rest = tuple(m for m in spec.preset_modalities(preset, found.intent) if m not in ranked
-                     and m not in failed)
-        if rest:
+        rest = tuple(m for m in spec.preset_modalities(preset, found.intent)
+                     if m not in ranked and m not in failed)
+        if rest:  # the direct answer was empty: a zero-result answer is the worst (SPEC 6)
             more, more_failed = modalities.run(rest, factories, request, timeout)
             ranked, failed = {**ranked, **more}, {**failed, **more_failed}
-            strategy, run_order = RRF, (*run_order, *rest)
             notes = (f"direct path ({run_order[0]}) found nothing: fused {', '.join(rest)}",)
+            strategy, run_order = RRF, (*run_order, *rest)
     results = fusion.fuse(ranked, the_plan.weights, the_plan.k,
                           centrality=_centrality(store, ranked), category=_category(store),
-                          dedupe_per_file=dedupe_per_file, limit=limit)
+                          dedupe_per_file=dedupe_per_file, limit=limit or None)
     return SearchResponse(
         query=query, intent=found.intent, confidence=found.confidence, fusion_strategy=strategy,
         preset=preset, modalities_run=run_order, results=tuple(results),
@@ -136,16 +141,23 @@ def search(
     )
 
 
-def plan(found: intent.Intent, query: str, preset: str, target: Definition | None) -> Plan:
+def plan(found: Intent, query: str, preset: str, target: Definition | None) -> Plan:
     """Which modalities run, how their lists are merged, with which weights and k (SPEC 3-4)."""
     weights = spec.WEIGHTS[found.intent]
     k = spec.RRF_K.get(preset, spec.RRF_K[spec.DEFAULT])
     if preset == spec.QUICK:
         return Plan(found, preset, DIRECT, spec.preset_modalities(preset, found.intent), weights, k)
-    ordinary = target is not None or intent.is_ordinary(found, query)
-    if found.confidence >= spec.DIRECT_PATH_MIN_CONFIDENCE and ordinary:
+    # The direct path is the classifier's call (SPEC 4): a named intent is always fused.
+    ordinary = target is not None or is_ordinary(found, query)
+    if not found.given and found.confidence >= spec.DIRECT_PATH_MIN_CONFIDENCE and ordinary:
         return Plan(found, preset, DIRECT, (spec.dominant_modality(found.intent),), weights, k)
     return Plan(found, preset, RRF, spec.preset_modalities(preset, found.intent), weights, k)
+
+
+def retrievers_for(store: Any, config: Any = None) -> dict[str, Retriever]:
+    """One retriever per modality that can be built, to reuse across many searches (the
+    guard); the ones that cannot are left out, and a search that plans them reports them."""
+    return modalities.build(store, config)
 
 
 def _factories(store: Any, config: Any, retrievers: Mapping[str, Retriever] | None,
@@ -188,13 +200,13 @@ def _category(store: Any) -> fusion.Category:
     return category
 
 
-def _validate(query: str, preset: str, limit: int, depth: int) -> None:
+def _validate(query: str, preset: str, limit: int | None, depth: int) -> None:
     if not query.strip():
         raise FatalError("the query is empty")
     if preset not in spec.PRESETS:
         raise FatalError(f"unknown preset {preset!r} (choose {', '.join(spec.PRESETS)})")
-    if limit < 1:
-        raise FatalError(f"--limit must be at least 1, not {limit}")
+    if limit is not None and limit < 0:
+        raise FatalError(f"the limit must be 0 (no limit) or more, not {limit}")
     if depth < 1:
         raise FatalError(f"--depth must be at least 1, not {depth}")
 

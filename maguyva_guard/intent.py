@@ -40,6 +40,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from maguyva_guard import spec
+from maguyva_guard.errors import FatalError
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,16 @@ class Intent:
     confidence: float
     rule: str
     terms: tuple[str, ...] = ()
+    given: bool = False  # named by the caller (the guard), not classified
+
+
+def given(intent: str, query: str) -> Intent:
+    """The intent a caller names (SPEC 7: the guard's impact_analysis and find_references
+    queries), with the terms the classifier would pull out of the query."""
+    if intent not in spec.INTENTS:
+        raise FatalError(f"unknown intent {intent!r} (choose {', '.join(spec.INTENTS)})")
+    terms = classify(query).terms
+    return Intent(intent, spec.CONF_GIVEN, "given by the caller", terms, given=True)
 
 
 _ID = r"[A-Za-z_$][\w$]*"

@@ -78,6 +78,17 @@ def retriever_factories(store: Any, config: Any = None) -> dict[str, Factory]:
     return {m: _factory(module, name, store, config) for m, (module, name) in _RETRIEVERS.items()}
 
 
+def build(store: Any, config: Any = None) -> dict[str, Retriever]:
+    """Every retriever that can be imported and built; the others are left out."""
+    built: dict[str, Retriever] = {}
+    for modality, make in retriever_factories(store, config).items():
+        try:
+            built[modality] = make()
+        except Exception:  # a modality that cannot be built is "not available" when planned
+            continue
+    return built
+
+
 def _factory(module: str, name: str, store: Any, config: Any) -> Factory:
     def make() -> Retriever:
         try:

@@ -48,6 +48,9 @@ CONF_SIMILAR: Final = 0.90  # find_similar: the caller passed code, not words
 # Grades inside the ranges of rows 4 and 5 (SPEC 2), by strength of signal (intent.py).
 CONF_EXACT_ERRNO: Final = 0.88  # row 4: an E[A-Z]+ errno token (quoted/traceback: MAX)
 CONF_IDENTIFIER_TWO_PART: Final = 0.70  # row 5: two parts (parse_config, parseConfig)
+# SPEC 7: the guard names the intent itself (impact_analysis, find_references); no classifier
+# decided it, so it is certain, and the direct path (a classifier decision) does not apply.
+CONF_GIVEN: Final = 1.0
 
 # Weight profiles (SPEC 3): intent -> modality -> weight.
 WEIGHTS: Final[dict[str, dict[str, float]]] = {
@@ -85,6 +88,9 @@ DEMOTION_FACTOR: Final = 0.25
 # caller's limit if larger), so fusion has agreement to find below the final cut.
 MODALITY_TIMEOUT_SECONDS: Final = 5.0
 MODALITY_CANDIDATES_MIN: Final = 50
+# When the caller wants every result (the guard: every caller), each modality is still
+# bounded, so that one hub cannot make a hook run unbounded.
+MODALITY_CANDIDATES_MAX: Final = 5000
 
 
 def rrf_contribution(weight: float, rank: int, k: int, centrality: float) -> float:

@@ -220,6 +220,45 @@ def test_the_request_carries_intent_terms_target_limit_depth() -> None:
     assert rs["graph"].calls[-1].limit == 500
 
 
+def test_a_named_intent_is_certain_and_always_fused() -> None:
+    # SPEC 7: the guard names the intent and passes the resolved target; the direct path is
+    # the classifier's decision, so the guard gets every modality's evidence.
+    target = Definition("pkg/a.py", "f", "pkg.a.f", "function", 1, 3)
+    rs = recorders()
+    response = engine.search(None, "who calls f", intent="impact_analysis", target=target,
+                             preset="thorough", retrievers=rs)
+    assert (response.intent, response.confidence, response.rule) == (
+        "impact_analysis", spec.CONF_GIVEN, "given by the caller")
+    assert response.fusion_strategy == "rrf"
+    assert called(rs) == set(spec.MODALITIES)
+    assert rs["graph"].calls[0].terms == ("f",)
+
+
+def test_no_limit_returns_every_result() -> None:
+    hits = [Hit(f"f{i}.py", 1, 1, "g", 1.0, "graph") for i in range(30)]
+    for no_limit in (None, 0):
+        rs = recorders(graph=Recorder("graph", hits))
+        response = engine.search(None, "who calls parse_config", limit=no_limit, retrievers=rs)
+        assert len(response.results) == 30
+        assert rs["graph"].calls[0].limit == spec.MODALITY_CANDIDATES_MAX
+
+
+def test_retrievers_for_leaves_out_what_cannot_be_built(monkeypatch) -> None:
+    monkeypatch.setitem(modalities._RETRIEVERS, spec.SEMANTIC,
+                        ("maguyva_guard.retrievers.no_such_module", "SemanticRetriever"))
+    monkeypatch.setitem(modalities._RETRIEVERS, spec.TEXT, ("tests_fake", "TextRetriever"))
+    monkeypatch.setitem(modalities._RETRIEVERS, spec.GRAPH,
+                        ("maguyva_guard.retrievers.graph", "GraphRetriever"))
+    monkeypatch.setitem(modalities._RETRIEVERS, spec.STRUCTURAL,
+                        ("maguyva_guard.retrievers.structural", "StructuralRetriever"))
+    built = engine.retrievers_for(SimpleNamespace())
+    assert set(built) == {"graph", "structural"}
+    response = engine.search(None, "how does authentication work", retrievers=built,
+                             timeout=1.0)
+    assert response.modalities_failed["semantic"] == "not available"
+    assert response.modalities_failed["text"] == "not available"
+
+
 def test_json_follows_the_contract() -> None:
     response = engine.search(None, "how does authentication work", retrievers=recorders())
     data = json.loads(json.dumps(response.to_json()))
@@ -261,7 +300,8 @@ def test_store_category_and_centrality_shape_the_scores() -> None:
     ("kwargs", "message"),
     [
         ({"preset": "fast"}, "unknown preset"),
-        ({"limit": 0}, "--limit"),
+        ({"limit": -1}, "limit"),
+        ({"intent": "find_everything"}, "unknown intent"),
         ({"depth": 0}, "--depth"),
     ],
 )

@@ -239,3 +239,15 @@ def test_confidences_come_from_spec() -> None:
         spec.CONF_UNDERSTAND_PHRASE, spec.CONF_FALLBACK,
     }
     assert {classify(q).confidence for q, *_ in CASES} == allowed
+
+
+def test_given_intent() -> None:
+    from maguyva_guard.errors import FatalError
+    from maguyva_guard.intent import given
+
+    got = given("impact_analysis", "who calls parse_config")
+    assert got == Intent("impact_analysis", spec.CONF_GIVEN, "given by the caller",
+                         ("parse_config",), given=True)
+    assert classify("who calls parse_config").given is False
+    with pytest.raises(FatalError, match="unknown intent"):
+        given("find_everything", "x")

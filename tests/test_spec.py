@@ -176,4 +176,5 @@ def test_demotion_factor() -> None:
 
 def test_runtime_defaults() -> None:
     assert spec.MODALITY_TIMEOUT_SECONDS > 0
-    assert spec.MODALITY_CANDIDATES_MIN >= 1
+    assert 1 <= spec.MODALITY_CANDIDATES_MIN < spec.MODALITY_CANDIDATES_MAX
+    assert spec.CONF_GIVEN == 1.0
