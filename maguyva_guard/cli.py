@@ -64,6 +64,70 @@ def main() -> None:
     """maguyva-guard: what your change can break, before it lands."""
 
 
+# --- The index and the search engine ---------------------------------------------------------
+
+
+class _TtyProgress:
+    """The core's progress callback as a click progress bar, on stderr and only on a TTY."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+        self.done = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not sys.stderr.isatty():
+            return
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done - self.done)
+        self.done = done
+        if done >= total:
+            self.bar.__exit__(None, None, None)
+            self.bar, self.done = None, 0
+
+
+@main.command()
+@repo_option
+@click.option("--rebuild", is_flag=True, help="Drop the index and build it from scratch.")
+@fatal_to_usage
+def index(repo: str, rebuild: bool) -> None:
+    """Build or update the index (check and query do it by themselves)."""
+    from maguyva_guard import indexer
+
+    s = indexer.index_repo(repo, rebuild=rebuild, progress=_TtyProgress("parsing"))
+    click.echo(
+        f"indexed {s.files:,} files ({s.parsed:,} parsed) · {s.symbols:,} symbols · "
+        f"{s.references:,} references · {s.seconds:.2f} s",
+        err=True,
+    )
+
+
+@main.command()
+@click.argument("text")
+@repo_option
+@click.option("--preset", type=click.Choice(["quick", "default", "thorough"]), default="default",
+              show_default=True, help="How many modalities to run (SPEC 4).")
+@click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True,
+              help="How many results.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object (CONTRACT.md).")
+@fatal_to_usage
+def query(text: str, repo: str, preset: str, limit: int, as_json: bool) -> None:
+    """Ask the code-search engine: "def parse_config", "who calls parse_config", ..."""
+    import json
+
+    from maguyva_guard import ask
+
+    response = ask.answer(repo, text, preset=preset, limit=limit, progress=_TtyProgress("parsing"))
+    if as_json:
+        click.echo(json.dumps(response, indent=2))
+        return
+    for r in response["results"]:
+        click.echo(f"{r['path']}:{r['line_start']}-{r['line_end']}  {r['symbol']}  "
+                   f"{r['score']:.4f}  [{','.join(r['modalities'])}]")
+
+
 # --- Integrations: the pull-request comment and the plain git hooks --------------------------
 
 hook_option = click.option("--hook", "hook_type", type=click.Choice(hookinstall.HOOK_TYPES),
