@@ -63,13 +63,11 @@ DIRECT: Final = 1
 def risk_level(changed: ChangedSymbol, callers: Sequence[Affected]) -> str:
     """The risk of one changed symbol, given the callers found for it (see the table above).
 
-    `callers` are the affected entries whose `because_of` names this symbol; entries of other
-    symbols are ignored, so passing the whole affected list is safe.
+    `callers` are this symbol's callers only (`assess` picks them out of a whole report).
     """
-    mine = [a for a in callers if changed.qualified_name in a.because_of]
-    if not mine:
+    if not callers:
         return NONE
-    sure = [a for a in mine if a.confidence != AMBIGUOUS]
+    sure = [a for a in callers if a.confidence != AMBIGUOUS]
     sure_direct = sum(1 for a in sure if a.depth == DIRECT)
     hub = any(a.centrality >= HUB_CENTRALITY for a in sure)
     if changed.change in BREAKING_CHANGES:
@@ -89,7 +87,27 @@ def assess(
     changed_symbols: Iterable[ChangedSymbol], affected: Sequence[Affected]
 ) -> tuple[ChangedSymbol, ...]:
     """The changed symbols with their `risk` filled in from the affected callers."""
-    return tuple(replace(c, risk=risk_level(c, affected)) for c in changed_symbols)
+    return tuple(
+        replace(c, risk=risk_level(c, [a for a in affected if is_due_to(a, c)]))
+        for c in changed_symbols
+    )
+
+
+def cause_names(changed: ChangedSymbol) -> frozenset[str]:
+    """The names by which an affected entry's `because_of` may refer to a changed symbol.
+
+    CONTRACT.md says `because_of` holds the changed symbols' qualified names; a renamed
+    symbol's callers are found on the old side, so its OLD qualified name is accepted too.
+    """
+    names = {changed.qualified_name}
+    qn, name = changed.qualified_name, changed.name
+    if changed.change == RENAMED and changed.old_name and qn.endswith(name):
+        names.add(qn[: len(qn) - len(name)] + changed.old_name)
+    return frozenset(names)
+
+
+def is_due_to(affected: Affected, changed: ChangedSymbol) -> bool:
+    return not cause_names(changed).isdisjoint(affected.because_of)
 
 
 def max_risk(levels: Iterable[str]) -> str:

@@ -51,8 +51,6 @@ BREAKING = (REMOVED, RENAMED, SIGNATURE_CHANGED)
 # (change, callers, expected): one row per rule of the table in risk.py, plus its edges.
 TABLE = [
     *[(c, [], risk.NONE) for c in CHANGE_KINDS],
-    # Callers of another changed symbol do not count.
-    *[(c, [caller(because_of=("pkg.other",))], risk.NONE) for c in CHANGE_KINDS],
     *[(c, direct(MANY), risk.HIGH) for c in BREAKING],
     *[(c, direct(MANY - 1), risk.MEDIUM) for c in BREAKING],
     *[(c, direct(1), risk.MEDIUM) for c in BREAKING],
@@ -93,12 +91,22 @@ def test_unknown_change_kind_is_a_bug() -> None:
         risk.risk_level(changed("exploded"), direct(1))
 
 
-def test_assess_fills_risk_per_symbol() -> None:
+def test_assess_fills_risk_per_symbol_from_its_own_callers() -> None:
     sig = changed(SIGNATURE_CHANGED)
     body = ChangedSymbol("pkg/b.py", "h", "pkg.b.h", "function", MODIFIED, 3, 4)
-    out = risk.assess([sig, body], direct(1))
+    others = [caller(i, because_of=("pkg.other",)) for i in range(MANY)]
+    out = risk.assess([sig, body], [*direct(1), *others])
     assert [c.risk for c in out] == [risk.MEDIUM, risk.NONE]
     assert out[0].qualified_name == TARGET
+
+
+def test_renamed_callers_may_name_the_old_symbol() -> None:
+    renamed = ChangedSymbol("pkg/mod.py", "g", "pkg.mod.g", "function", RENAMED, 1, 5,
+                            old_name="f")
+    assert risk.cause_names(renamed) == {"pkg.mod.g", "pkg.mod.f"}
+    (out,) = risk.assess([renamed], direct(1))  # because_of = ("pkg.mod.f",)
+    assert out.risk == risk.MEDIUM
+    assert not risk.is_due_to(caller(because_of=("pkg.mod.h",)), renamed)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,528 @@
+"""The report: summary wording, the four formats, escaping, links, limits, golden files.
+
+Golden files live in tests/golden/; regenerate them with MG_REGEN_GOLDEN=1 and read the diff.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+from dataclasses import replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from maguyva_guard import risk, templating
+from maguyva_guard.errors import FatalError
+from maguyva_guard.records import (
+    AMBIGUOUS,
+    EXACT,
+    MODIFIED,
+    REMOVED,
+    RENAMED,
+    SIGNATURE_CHANGED,
+    Affected,
+    ChangedSymbol,
+    Contribution,
+    Fallback,
+)
+from maguyva_guard.report import (
+    FORMATS,
+    UNSPECIFIED_REASON,
+    ImpactReport,
+    Stats,
+    ambiguous_reason,
+    fallback_reason,
+    groups,
+    render,
+)
+from maguyva_guard.spec import centrality_boost, rrf_contribution
+
+HERE = Path(__file__).parent
+GOLDEN = HERE / "golden"
+SCHEMA = json.loads((HERE / "schema" / "check.schema.json").read_text(encoding="utf-8"))
+TARGET = "pkg.config.parse_config"
+HEAD = "abcdef0123456789abcdef0123456789abcdef01"
+BASE = "1111111111111111111111111111111111111111"
+URL = "https://github.com/acme/widgets"
+K_THOROUGH = 60
+
+
+def contribution(modality: str, rank: int, weight: float, centrality: float) -> Contribution:
+    return Contribution(
+        modality, rank, weight, centrality_boost(centrality),
+        rrf_contribution(weight, rank, K_THOROUGH, centrality),
+    )
+
+
+def affected(
+    path: str, symbol: str, line: int, *, score: float = 0.01, centrality: float = 1.0,
+    depth: int = 1, because_of: tuple[str, ...] = (TARGET,), confidence: str = EXACT,
+    modalities: tuple[str, ...] = ("graph",), via: tuple[str, ...] = (TARGET,),
+    kind: str = "function",
+) -> Affected:
+    return Affected(
+        path, symbol, line, kind, score, centrality, depth, because_of, modalities, "rrf",
+        confidence, via,
+        tuple(contribution(m, i, 0.7, centrality) for i, m in enumerate(modalities)),
+    )
+
+
+def fixture_report(**changes: Any) -> ImpactReport:
+    """A signature change with 3 callers at depth 1 and 2 (one ambiguous), a body change
+    without callers, and a fallback: the report the golden files show."""
+    callers = (
+        affected("pkg/server.py", "pkg.server.Server.load", 40, score=0.0125, centrality=0.8,
+                 confidence=AMBIGUOUS, kind="method"),
+        affected("pkg/app.py", "pkg.app.run", 12, score=0.0101, centrality=1.1, depth=2,
+                 via=(TARGET, "pkg.cli.main")),
+        affected("pkg/cli.py", "pkg.cli.main", 88, score=0.0312, centrality=6.0,
+                 modalities=("graph", "text")),
+    )
+    changed = risk.assess(
+        [
+            ChangedSymbol("pkg/config.py", "parse_config", TARGET, "function",
+                          SIGNATURE_CHANGED, 10, 42),
+            ChangedSymbol("pkg/util.py", "slugify", "pkg.util.slugify", "function",
+                          MODIFIED, 5, 9),
+        ],
+        callers,
+    )
+    fields: dict[str, Any] = dict(
+        repo=".", base=BASE, head=HEAD, changed_symbols=changed, affected=callers,
+        fallbacks=(Fallback("config/defaults.yaml", "no symbol support for YAML",
+                            ("parse_config", "timeout: 30")),),
+        stats=Stats(12, 0.5, 0.25), repo_url=URL,
+    )
+    return ImpactReport(**(fields | changes))
+
+
+def clean_report(n_callers: int = 1, **changes: Any) -> ImpactReport:
+    """A complete report: exact callers only, no fallback."""
+    callers = tuple(
+        affected(f"pkg/m{i}.py", f"pkg.m{i}.f", i + 1, score=0.01 + i / 1000)
+        for i in range(n_callers)
+    )
+    changed = risk.assess(
+        [ChangedSymbol("pkg/config.py", "parse_config", TARGET, "function",
+                       SIGNATURE_CHANGED, 10, 42)],
+        callers,
+    )
+    fields: dict[str, Any] = dict(repo=".", base="main", head=HEAD, changed_symbols=changed,
+                                  affected=callers, repo_url=URL)
+    return ImpactReport(**(fields | changes))
+
+
+def check_golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("MG_REGEN_GOLDEN") == "1":
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"{path} is missing: run with MG_REGEN_GOLDEN=1 and review it"
+    assert text == path.read_text(encoding="utf-8")
+
+
+# --- golden files -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fmt", "name"),
+    [("text", "report.txt"), ("markdown", "report.md"), ("sarif", "report.sarif"),
+     ("json", "report.json")],
+)
+def test_golden(fmt: str, name: str) -> None:
+    check_golden(name, render(fixture_report(), fmt))
+
+
+# --- completeness and the summary line ----------------------------------------------------
+
+
+def test_ambiguous_edges_and_fallbacks_make_a_lower_bound_even_if_called_complete() -> None:
+    report = fixture_report(complete=True)
+    assert report.complete is False
+    assert report.incomplete_reasons == (ambiguous_reason(1), fallback_reason(1))
+
+
+def test_core_reasons_are_kept_and_not_doubled() -> None:
+    report = fixture_report(incomplete_reasons=("1 file in an unsupported language",) * 2)
+    assert report.incomplete_reasons == ("1 file in an unsupported language",)
+    assert report.complete is False
+
+
+def test_incomplete_without_a_reason_still_says_why() -> None:
+    report = clean_report(complete=False)
+    assert report.incomplete_reasons == (UNSPECIFIED_REASON,)
+    assert "lower bound: resolution was partial" in report.summary
+
+
+@pytest.mark.parametrize(
+    ("n_callers", "complete", "expected"),
+    [
+        (3, True, "3 affected callers of 1 changed symbol (complete)"),
+        (1, True, "1 affected caller of 1 changed symbol (complete)"),
+        (2, False, "2 affected callers of 1 changed symbol (lower bound: depth cap hit)"),
+        (0, True, "No callers affected by 1 changed symbol."),
+        (0, False, "No affected callers found, but this is a lower bound: depth cap hit"),
+    ],
+)
+def test_summary_wording(n_callers: int, complete: bool, expected: str) -> None:
+    reasons = () if complete else ("depth cap hit",)
+    report = clean_report(n_callers, incomplete_reasons=reasons)
+    assert report.summary == expected
+
+
+def test_summary_counts_symbols_in_plural() -> None:
+    assert fixture_report().summary.startswith("3 affected callers of 2 changed symbols (lower")
+    none = clean_report(0, changed_symbols=())
+    assert none.summary == "No callers affected by 0 changed symbols."
+
+
+@pytest.mark.parametrize("n_callers", [0, 2])
+def test_every_format_says_lower_bound(n_callers: int) -> None:
+    report = clean_report(n_callers, incomplete_reasons=("unsupported language: Elm",))
+    assert "lower bound" in render(report, "text")
+    assert "lower bound" in render(report, "markdown")
+    data = json.loads(render(report, "json"))
+    assert data["complete"] is False
+    assert data["incomplete_reasons"] == ["unsupported language: Elm"]
+    assert "lower bound" in data["summary"]
+    run = json.loads(render(report, "sarif"))["runs"][0]
+    assert run["properties"]["complete"] is False
+    notes = run["invocations"][0]["toolExecutionNotifications"]
+    assert any("lower bound" in n["message"]["text"] for n in notes)
+    for fmt in FORMATS:  # never "no impact" when resolution failed
+        assert "No callers affected" not in render(report, fmt)
+
+
+def test_complete_report_says_complete_and_no_lower_bound() -> None:
+    report = clean_report(2)
+    for fmt in FORMATS:
+        assert "lower bound" not in render(report, fmt)
+    assert "(complete)" in render(report, "text")
+    assert json.loads(render(report, "json"))["complete"] is True
+    assert json.loads(render(report, "sarif"))["runs"][0]["properties"]["complete"] is True
+    empty = clean_report(0)
+    assert "No callers affected by 1 changed symbol." in render(empty, "markdown")
+
+
+# --- JSON: the contract -------------------------------------------------------------------
+
+
+CONTRACT_AFFECTED = ["path", "symbol", "line", "kind", "score", "centrality", "depth",
+                     "because_of", "modalities", "fusion_strategy"]
+
+
+def test_json_matches_the_contract_and_the_schema() -> None:
+    data = json.loads(render(fixture_report(), "json"))
+    jsonschema.Draft202012Validator(SCHEMA).validate(data)
+    assert list(data)[:8] == ["version", "repo", "base", "head", "changed_symbols", "affected",
+                              "fallbacks", "stats"]
+    assert data["version"] == 1 and data["base"] == BASE and data["head"] == HEAD
+    first = data["affected"][0]
+    assert list(first)[: len(CONTRACT_AFFECTED)] == CONTRACT_AFFECTED
+    assert [a["symbol"] for a in data["affected"]] == [
+        "pkg.cli.main", "pkg.server.Server.load", "pkg.app.run"]  # ranked by score
+    assert first["contributions"][0] == {
+        "modality": "graph", "rank": 0, "weight": 0.7, "boost": 1.5, "value": 0.017213}
+    assert data["changed_symbols"][0]["risk"] == "high" and data["risk"] == "high"
+    assert data["fallbacks"] == [{"path": "config/defaults.yaml",
+                                  "reason": "no symbol support for YAML",
+                                  "queries": ["parse_config", "timeout: 30"]}]
+    assert data["stats"] == {"files_indexed": 12, "index_seconds": 0.5, "query_seconds": 0.25}
+
+
+def test_json_staged_and_renamed_fields() -> None:
+    sym = ChangedSymbol("pkg/new.py", "g", "pkg.new.g", "function", RENAMED, 1, 3,
+                        old_name="f", old_path="pkg/old.py")
+    report = ImpactReport(".", None, "STAGED", (sym,), ())
+    data = json.loads(render(report, "json"))
+    jsonschema.Draft202012Validator(SCHEMA).validate(data)
+    assert data["base"] is None and data["head"] == "STAGED"
+    assert data["changed_symbols"][0]["old_name"] == "f"
+    assert data["changed_symbols"][0]["old_path"] == "pkg/old.py"
+    assert "old_name" not in json.loads(render(clean_report(), "json"))["changed_symbols"][0]
+
+
+def test_json_rounds_scores() -> None:
+    report = clean_report(1)
+    report = replace(report, affected=(replace(report.affected[0], score=1 / 3,
+                                               centrality=2 / 3),))
+    a = json.loads(render(report, "json"))["affected"][0]
+    assert (a["score"], a["centrality"]) == (0.333333, 0.6667)
+
+
+def test_schema_rejects_a_broken_contract() -> None:
+    data = json.loads(render(fixture_report(), "json"))
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    for key in ("version", "affected", "stats"):
+        broken = {k: v for k, v in data.items() if k != key}
+        assert not validator.is_valid(broken)
+    assert not validator.is_valid(data | {"version": 2})
+    bad = json.loads(json.dumps(data))
+    bad["changed_symbols"][0]["change"] = "exploded"
+    assert not validator.is_valid(bad)
+
+
+# --- text -------------------------------------------------------------------------------
+
+
+def test_text_groups_ranks_and_explains() -> None:
+    text = render(fixture_report(), "text")
+    lines = text.splitlines()
+    head = lines.index("pkg.config.parse_config  signature changed  risk high  pkg/config.py:10")
+    assert lines[head + 1 : head + 4] == [
+        "  pkg/cli.py:88 pkg.cli.main [depth 1, exact, found by: graph+text]",
+        "  pkg/server.py:40 pkg.server.Server.load [depth 1, ambiguous, found by: graph]",
+        "  pkg/app.py:12 pkg.app.run [depth 2, exact, found by: graph] via pkg.cli.main",
+    ]
+    assert "\x1b" not in text
+
+
+def test_text_colour_only_when_asked() -> None:
+    coloured = render(fixture_report(), "text", color=True)
+    assert "\x1b[1;31mhigh\x1b[0m" in coloured
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == render(fixture_report(), "text")
+
+
+def test_text_neutralises_terminal_escapes_in_names() -> None:
+    evil = "pkg.\x1b]0;pwned\x07\x1b[2J\nfake line \u202e"
+    report = clean_report(1)
+    report = replace(report, affected=(replace(report.affected[0], symbol=evil),))
+    for color in (False, True):
+        text = render(report, "text", color=color)
+        assert "\x1b]" not in text and "\x07" not in text and "\u202e" not in text
+        assert "\\x1b]0;pwned\\x07\\x1b[2J\\nfake line \\u202e" in text
+
+
+def test_max_callers_per_symbol() -> None:
+    report = clean_report(5)
+    text = render(report, "text", max_callers=2)
+    assert text.count("  pkg/m") == 2 and "  ... and 3 more\n" in text
+    assert "&hellip; and 3 more" in render(report, "markdown", max_callers=2)
+    assert "and 3 more" not in render(report, "text", max_callers=0)
+    assert len(json.loads(render(report, "json"))["affected"]) == 5
+    assert len(json.loads(render(report, "sarif"))["runs"][0]["results"]) == 5
+
+
+# --- grouping -----------------------------------------------------------------------------
+
+
+def test_groups_riskiest_first_and_shared_callers_under_each() -> None:
+    low = ChangedSymbol("pkg/a.py", "a", "pkg.a.a", "function", MODIFIED, 1, 2)
+    high = ChangedSymbol("pkg/b.py", "b", "pkg.b.b", "function", REMOVED, 1, 2)
+    both = affected("pkg/c.py", "pkg.c.c", 3, because_of=("pkg.a.a", "pkg.b.b"))
+    orphan = affected("pkg/d.py", "pkg.d.d", 4, because_of=("cfg.yaml:<module>",))
+    changed = risk.assess([low, high], [both])
+    report = ImpactReport(".", None, "STAGED", changed, (both, orphan))
+    out = groups(report)
+    assert [g.label for g in out] == ["pkg.b.b", "pkg.a.a", "cfg.yaml:<module>"]
+    assert [len(g.callers) for g in out] == [1, 1, 1] and out[2].changed is None
+    assert "cfg.yaml:&lt;module&gt;</code>: 1 affected caller found by fallback" in render(
+        report, "markdown")
+
+
+def test_renamed_callers_found_under_the_old_name_are_grouped() -> None:
+    sym = ChangedSymbol("pkg/m.py", "new", "pkg.m.new", "function", RENAMED, 1, 2, old_name="old")
+    caller = affected("pkg/c.py", "pkg.c.c", 3, because_of=("pkg.m.old",), via=("pkg.m.old",))
+    report = ImpactReport(".", None, "STAGED", risk.assess([sym], [caller]), (caller,))
+    (group,) = groups(report)
+    assert group.changed == report.changed_symbols[0] and group.callers == (caller,)
+    assert "renamed from old" in render(report, "text")
+    assert json.loads(render(report, "sarif"))["runs"][0]["results"][0]["ruleId"] == "MG003"
+
+
+# --- Markdown: escaping and links ---------------------------------------------------------
+
+HOSTILE = [
+    "<script>alert(1)</script>",
+    "```\n</details><img src=x onerror=alert(1)>```",
+    "`a` ``b``",
+    "@octocat and @github/security",
+    "](javascript:alert(1))",
+    "[click](javascript:alert(1))",
+    "a|b|c",
+    "dir\nname\r.py",
+    "#123 and GH-1",
+    "**bold** _it_ ~~s~~ $x$",
+    "<!-- maguyva-guard -->",
+    "\\`escaped\\`",
+    "&lt;script&gt;",
+]
+
+
+def hostile_report() -> ImpactReport:
+    changed, callers = [], []
+    for i, evil in enumerate(HOSTILE):
+        name = f"pkg.{evil}"
+        changed.append(ChangedSymbol(f"{evil}.py", evil, name, "function", RENAMED, 1, 2,
+                                     old_name=evil))
+        callers.append(affected(f"{evil}/x{i}.py", evil, i + 1, because_of=(name,),
+                                via=(name, evil), depth=2))
+    fallbacks = (Fallback(HOSTILE[0], HOSTILE[4], tuple(HOSTILE[1:4])),)
+    return ImpactReport(".", HOSTILE[3], HEAD, tuple(changed), tuple(callers), fallbacks,
+                        incomplete_reasons=(HOSTILE[0], HOSTILE[3]), repo_url=URL)
+
+
+ALLOWED_TAGS = {"details", "summary", "code", "sub"}
+
+
+def test_markdown_neutralises_hostile_names() -> None:
+    md = render(hostile_report(), "markdown")
+    shown = html.unescape(md)  # what GitHub's text filters see, after references decode
+    assert md.startswith("<!-- maguyva-guard -->\n") and md.count("<!--") == 1
+    assert "<script" not in md.lower() and "<img" not in md.lower()
+    assert {t.lower() for t in re.findall(r"</?([A-Za-z][\w-]*)", md)} <= ALLOWED_TAGS
+    assert "`" not in md  # no code span can open, so none can be broken out of
+    assert "](javascript:" not in md
+    assert all(t.startswith(f"{URL}/blob/") for t in re.findall(r"\]\(([^)]*)\)", md))
+    assert not re.search(r"@[A-Za-z0-9]", shown), "an @mention GitHub would link"
+    assert not re.search(r"#[0-9]", shown), "an issue reference GitHub would link"
+    text = re.sub(r"\]\(https://[^)\s]*\)", "]", md)  # link targets are percent-encoded
+    for syntax in ("**bold**", "_it_", "~~s~~", "$x$", "[click]", "a|b", "\\`"):
+        assert syntax not in text
+    for evil in HOSTILE:  # every name is still there for a human to read
+        assert evil.replace("\n", "\\n").replace("\r", "\\r").replace("@", "@\u200d").replace(
+            "#", "#\u200d") in shown
+
+
+def test_markdown_tables_keep_their_shape() -> None:
+    md = render(hostile_report(), "markdown")
+    tables = [t.splitlines() for t in re.findall(r"(?m)(?:^\|.*\n)+", md)]
+    # A "|" or a newline in a name can add neither a cell nor a row.
+    summary, *callers = tables
+    assert {row.count("|") for row in summary} == {5}
+    assert len(summary) == 2 + len(HOSTILE)
+    assert len(callers) == len(HOSTILE)
+    assert all({row.count("|") for row in t} == {7} and len(t) == 3 for t in callers)
+
+
+def test_finalize_escapes_every_variable() -> None:
+    env = templating._environment("markdown", False)
+    assert env.from_string("{{ x }}|{{ x|md }}").render(x="<b>@a") == (
+        "&lt;b&gt;@\u200da|&lt;b&gt;@\u200da")
+    assert env.from_string("{{ n }}").render(n=3) == "3"
+    text_env = templating._environment("text", False)
+    assert text_env.from_string("{{ x }}").render(x="a\x1b[2Jb") == "a\\x1b[2Jb"
+    for name in ("text.j2", "markdown.j2"):  # nothing is let through by hand
+        source = resources.files("maguyva_guard.templates").joinpath(name).read_text()
+        assert "|safe" not in source.replace(" ", "") and "Markup" not in source
+
+
+def test_links_point_at_the_head_commit_with_encoded_paths() -> None:
+    report = clean_report(1)
+    report = replace(report, affected=(replace(report.affected[0], path="a dir/x(1).py"),))
+    md = render(report, "markdown")
+    assert f"]({URL}/blob/{HEAD}/a%20dir/x%281%29.py#L1)" in md
+    assert f"]({URL}/blob/{HEAD}/pkg/config.py#L10)" in md
+
+
+def test_removed_symbols_link_to_the_base() -> None:
+    sym = ChangedSymbol("pkg/m.py", "f", "pkg.m.f", "function", REMOVED, 7, 9)
+    report = ImpactReport(".", BASE, HEAD, (sym,), (), repo_url=URL)
+    assert f"]({URL}/blob/{BASE}/pkg/m.py#L7)" in render(report, "markdown")
+
+
+@pytest.mark.parametrize(
+    ("repo_url", "head"),
+    [(None, HEAD), (URL, "STAGED"), ("javascript:alert(1)//", HEAD), ("ftp://x/y", HEAD)],
+)
+def test_no_links_without_a_safe_url_and_a_commit(repo_url: str | None, head: str) -> None:
+    md = render(clean_report(1, repo_url=repo_url, head=head), "markdown")
+    assert "](" not in md and "javascript" not in md
+
+
+def test_markdown_stays_under_the_comment_limit() -> None:
+    long = "x" * 200
+    callers = tuple(affected(f"pkg/{long}{i}.py", f"pkg.{long}{i}", i + 1) for i in range(2000))
+    report = clean_report(0, affected=callers)
+    md = render(report, "markdown", max_callers=0)
+    assert len(md) <= templating.MAX_COMMENT_CHARS
+    assert "more (the JSON report lists every caller)" in md
+
+
+# --- SARIF ------------------------------------------------------------------------------
+
+
+def sarif(report: ImpactReport) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(render(report, "sarif"))
+    return data
+
+
+def test_sarif_shape() -> None:
+    data = sarif(fixture_report())
+    assert data["version"] == "2.1.0"
+    (run,) = data["runs"]
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "maguyva-guard"
+    assert [r["id"] for r in driver["rules"]] == ["MG001", "MG002", "MG003", "MG004", "MG005",
+                                                  "MG006"]
+    assert driver["rules"][0]["name"] == "signature-changed-caller"
+    results = run["results"]
+    assert len(results) == 3
+    first = results[0]
+    assert first["ruleId"] == "MG001" and first["level"] == "error"
+    loc = first["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == "pkg/cli.py" and loc["region"] == {"startLine": 88}
+    assert "pkg.config.parse_config" in first["message"]["text"]
+    assert "pkg.cli.main" in first["message"]["text"]
+    # The ambiguous caller is one level weaker than its changed symbol's risk.
+    assert [r["level"] for r in results] == ["error", "warning", "error"]
+
+
+@pytest.mark.parametrize(
+    ("n_callers", "level"),
+    [(risk.MANY_DIRECT_CALLERS, "error"), (1, "warning")],
+)
+def test_sarif_level_follows_risk(n_callers: int, level: str) -> None:
+    results = sarif(clean_report(n_callers))["runs"][0]["results"]
+    assert {r["level"] for r in results} == {level}
+
+
+def test_sarif_low_risk_is_a_note() -> None:
+    body = ChangedSymbol("pkg/a.py", "a", "pkg.a.a", "function", MODIFIED, 1, 2)
+    caller = affected("pkg/b.py", "pkg.b.b", 3, because_of=("pkg.a.a",))
+    report = ImpactReport(".", None, "STAGED", risk.assess([body], [caller]), (caller,))
+    (result,) = sarif(report)["runs"][0]["results"]
+    assert (result["ruleId"], result["level"]) == ("MG004", "note")
+
+
+def test_sarif_fingerprints_survive_line_moves_and_tell_call_sites_apart() -> None:
+    one = clean_report(1)
+    moved = replace(one, affected=(replace(one.affected[0], line=500),))
+    fp = "maguyvaGuard/v1"
+    a = sarif(one)["runs"][0]["results"][0]["partialFingerprints"][fp]
+    b = sarif(moved)["runs"][0]["results"][0]["partialFingerprints"][fp]
+    assert a == b
+    twice = replace(one, affected=(one.affected[0], replace(one.affected[0], line=9)))
+    prints = [r["partialFingerprints"][fp] for r in sarif(twice)["runs"][0]["results"]]
+    assert len(set(prints)) == 2
+
+
+def test_sarif_uris_are_encoded_and_relative() -> None:
+    report = clean_report(1)
+    report = replace(report, affected=(replace(report.affected[0], path="a b/%x.py"),))
+    loc = sarif(report)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"] == {"uri": "a%20b/%25x.py", "uriBaseId": "%SRCROOT%"}
+
+
+# --- the rest ----------------------------------------------------------------------------
+
+
+def test_unknown_format_is_a_user_error() -> None:
+    with pytest.raises(FatalError, match="unknown report format 'html'"):
+        render(fixture_report(), "html")
+
+
+def test_templates_ship_in_the_package() -> None:
+    files = {p.name for p in resources.files("maguyva_guard.templates").iterdir()}
+    assert {"text.j2", "markdown.j2"} <= files
+
+
+def test_every_format_ends_with_one_newline() -> None:
+    for fmt in FORMATS:
+        out = render(fixture_report(), fmt)
+        assert out.endswith("\n") and not out.endswith("\n\n")
