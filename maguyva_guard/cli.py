@@ -112,20 +112,23 @@ def index(repo: str, rebuild: bool) -> None:
 @click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True,
               help="How many results.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object (CONTRACT.md).")
+@click.option("--explain", is_flag=True,
+              help="Show the intent, the plan and each score's contributions (SPEC 5).")
 @fatal_to_usage
-def query(text: str, repo: str, preset: str, limit: int, as_json: bool) -> None:
+def query(text: str, repo: str, preset: str, limit: int, as_json: bool, explain: bool) -> None:
     """Ask the code-search engine: "def parse_config", "who calls parse_config", ..."""
     import json
 
     from maguyva_guard import ask
+    from maguyva_guard import explain as explaining
 
     response = ask.answer(repo, text, preset=preset, limit=limit, progress=_TtyProgress("parsing"))
     if as_json:
         click.echo(json.dumps(response, indent=2))
         return
-    for r in response["results"]:
-        click.echo(f"{r['path']}:{r['line_start']}-{r['line_end']}  {r['symbol']}  "
-                   f"{r['score']:.4f}  [{','.join(r['modalities'])}]")
+    click.echo(explaining.render(response, explain=explain))
+    for warning in explaining.warnings(response):
+        click.echo(warning, err=True)
 
 
 # --- Integrations: the pull-request comment and the plain git hooks --------------------------
