@@ -17,6 +17,7 @@ escapes, bidirectional overrides, zero-width characters) are shown as `\\n`, `\\
 from __future__ import annotations
 
 from typing import Final
+from urllib.parse import quote, urlsplit
 
 ZWJ: Final = "\u200d"
 
@@ -60,3 +61,14 @@ def markdown(text: str) -> str:
 def terminal(text: str) -> str:
     """Safe on a terminal: no escape sequence, no line break, no bidirectional trick."""
     return visible(text)
+
+
+def http_url(url: str | None) -> str | None:
+    """A plain http(s) URL without query, percent-encoded where needed; None for anything
+    else (a `javascript:` URL, a relative one), so that only such URLs become links."""
+    if not url:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query:
+        return None
+    return quote(url.rstrip("/"), safe=":/%@-._~")

@@ -102,7 +102,8 @@ def render_sarif(report: ImpactReport) -> str:
 
 
 def to_sarif(report: ImpactReport) -> dict[str, Any]:
-    results, seen = [], {}
+    results: list[dict[str, Any]] = []
+    seen: dict[str, int] = {}
     for a in ranked(report.affected):
         changed = _driving_change(a, report.changed_symbols)
         result = _result(a, changed)
@@ -123,10 +124,9 @@ def to_sarif(report: ImpactReport) -> dict[str, Any]:
             "risk": report.risk,
         },
     }
-    if report.repo_url and report.head != STAGED:
-        run["versionControlProvenance"] = [
-            {"repositoryUri": report.repo_url, "revisionId": report.head}
-        ]
+    repo_url = escape.http_url(report.repo_url)
+    if repo_url and report.head != STAGED:
+        run["versionControlProvenance"] = [{"repositoryUri": repo_url, "revisionId": report.head}]
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
 
 
@@ -224,7 +224,7 @@ def _what_happened(c: ChangedSymbol) -> str:
 
 
 def _notifications(report: ImpactReport) -> list[dict[str, Any]]:
-    notes = []
+    notes: list[dict[str, Any]] = []
     if not report.complete:
         reasons = "; ".join(report.incomplete_reasons)
         notes.append({

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 from maguyva_guard import __version__, escape
 from maguyva_guard.records import REMOVED, RENAMED, Affected, ChangedSymbol
@@ -192,7 +192,7 @@ def _linker(report: ImpactReport) -> Callable[[str, int, bool], Safe | None]:
     """`link(path, line, old_side)` -> a percent-encoded blob URL, or None without one."""
     from maguyva_guard.report import STAGED
 
-    base_url = _safe_repo_url(report.repo_url)
+    base_url = escape.http_url(report.repo_url)
     refs = {False: None if report.head == STAGED else report.head, True: report.base}
 
     def link(path: str, line: int, old_side: bool = False) -> Safe | None:
@@ -204,13 +204,3 @@ def _linker(report: ImpactReport) -> Callable[[str, int, bool], Safe | None]:
         )
 
     return link
-
-
-def _safe_repo_url(url: str | None) -> str | None:
-    """The repository URL when it is a plain http(s) URL, percent-encoded; else None."""
-    if not url:
-        return None
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query:
-        return None
-    return quote(url.rstrip("/"), safe=":/%@-._~")

@@ -526,3 +526,16 @@ def test_every_format_ends_with_one_newline() -> None:
     for fmt in FORMATS:
         out = render(fixture_report(), fmt)
         assert out.endswith("\n") and not out.endswith("\n\n")
+
+
+def test_sarif_provenance_only_for_a_safe_url_and_a_commit() -> None:
+    run = sarif(fixture_report())["runs"][0]
+    assert run["versionControlProvenance"] == [{"repositoryUri": URL, "revisionId": HEAD}]
+    for changes in ({"repo_url": "javascript:alert(1)//"}, {"head": "STAGED"}):
+        assert "versionControlProvenance" not in sarif(fixture_report(**changes))["runs"][0]
+
+
+def test_markdown_starts_with_the_marker_github_looks_for() -> None:
+    from maguyva_guard import github
+
+    assert render(fixture_report(), "markdown").startswith(github.DEFAULT_MARKER + "\n")
