@@ -245,3 +245,10 @@ def apply(clone: Path, scenario: Scenario) -> None:
 def revert(clone: Path, scenario: Scenario) -> None:
     subprocess.run(["git", "reset", "-q", "--", scenario.path], cwd=clone, check=True)
     subprocess.run(["git", "checkout", "-q", "--", scenario.path], cwd=clone, check=True)
+
+
+def scratch_clone(corpus: Path, dest: Path) -> Path:
+    """A throwaway clone to stage changes in; the cached corpus is never touched."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "clone", "-q", str(corpus), str(dest)], check=True)
+    return dest
