@@ -65,7 +65,8 @@ class Config:
     source: str = ""  # the file the settings came from, "" for the defaults
 
     def merged(self, **overrides: Any) -> Config:
-        """These settings with the command line's values on top; None means "not given".
+        """These settings with the command line's values on top; None means "not given"
+        (and so does an empty `exclude`). A given `exclude` replaces the file's list.
 
         `semantic` takes a mapping of its keys (only those given). Values are checked like
         the file's, and a bad one is a FatalError naming the flag (`--depth`).
@@ -75,8 +76,8 @@ class Config:
         for key, value in overrides.items():
             if key not in names:
                 raise TypeError(f"Config.merged() got an unknown setting {key!r}")
-            if value is None:
-                continue
+            if value is None or (key == "exclude" and not value):
+                continue  # click gives () for a multiple option that was not used
             if key == "semantic":
                 changes[key] = _merge_semantic(self.semantic, value)
                 continue

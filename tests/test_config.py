@@ -183,6 +183,7 @@ def test_flags_override_the_file_and_none_is_ignored() -> None:
     assert (out.preset, out.depth, out.fail_on, out.exclude) == ("quick", 1, "high", ("build",))
     assert out.semantic == SemanticConfig(backend="voyage", timeout=3.0)
     assert cfg.depth == 3  # frozen: merged returns a new Config
+    assert out.merged(exclude=()).exclude == ("build",)  # click's "not given"
 
 
 @pytest.mark.parametrize(
