@@ -1,0 +1,167 @@
+"""The benchmark rig's own parts: scenario changes, enclosing symbols, the oracle, scores."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench import oracle, scenarios  # noqa: E402
+from bench.oracle import Caller, Mapper, Reference  # noqa: E402
+from bench.pysource import Enclosing, scopes  # noqa: E402
+from bench.scoring import Outcome, score  # noqa: E402
+
+GIT_ENV = ["-c", "user.name=t", "-c", "user.email=t@t"]
+
+LIB = textwrap.dedent('''\
+    import functools
+
+
+    def helper(a, b=2**3, **kw):
+        return a
+
+
+    @functools.lru_cache
+    def cached(x):
+        return helper(x)
+
+
+    class Box:
+        def put(self, item):
+            def inner():
+                return helper(item)
+            return inner()
+
+        def __repr__(self):
+            return "Box"
+
+
+    VALUE = helper(1)
+    ''')
+
+USER = textwrap.dedent('''\
+    from pkg.lib import helper, Box
+
+
+    def use():
+        return helper(3) + Box().put(1)
+    ''')
+
+
+def _scope(source: str, qualname: str):
+    return next(s for s in scopes(source) if s.qualname == qualname)
+
+
+def _function_args(source: str, name: str) -> ast.arguments:
+    tree = ast.parse(source)
+    return next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+                and n.name == name).args
+
+
+@pytest.mark.parametrize(("params", "kwonly"), [
+    ("a, b", ["extra"]),
+    ("", ["extra"]),
+    ("self, *args, **kw", ["extra"]),
+    ("a, b=2**3, **kw", ["extra"]),
+    ("a, *, key=1", ["key", "extra"]),
+    ("\n    a,\n    b,\n", ["extra"]),
+])
+def test_signature_change_adds_a_required_keyword_only_parameter(params, kwonly):
+    source = f"def target({params}):\n    return 1\n"
+    new = scenarios.change_source(source, _scope(source, "target"), "signature")
+    args = _function_args(new, "target")
+    assert [a.arg for a in args.kwonlyargs] == kwonly
+    assert args.kw_defaults[-1] is None  # required: every caller is now broken
+    assert new.splitlines()[-1] == "    return 1"
+
+
+def test_default_change_and_rename_touch_only_the_definition():
+    scope = _scope(LIB, "helper")
+    changed = scenarios.change_source(LIB, scope, "default")
+    assert "def helper(a, b=None, **kw):" in changed
+    renamed = scenarios.change_source(LIB, scope, "rename")
+    assert "def helper_renamed(a, b=2**3, **kw):" in renamed
+    assert renamed.count("helper(") == LIB.count("helper(") - 1
+    assert scenarios.kinds_for(LIB, scope) == scenarios.KINDS
+    assert scenarios.kinds_for(LIB, _scope(LIB, "Box")) == ("rename",)
+
+
+def test_candidates_are_used_top_level_definitions_outside_tests():
+    texts = {"pkg/lib.py": LIB, "pkg/user.py": USER, "tests/test_lib.py": "def test_x(): pass\n"}
+    found = {c.qualname for c in scenarios.candidates("demo", texts)}
+    # nested `inner`, dunder `__repr__`, the test and `use` (named once) are not candidates
+    assert found == {"helper", "Box", "Box.put"}
+
+
+def test_enclosing_maps_decorators_nesting_and_module_level():
+    enc = Enclosing(scopes(LIB))
+    lines = LIB.splitlines()
+    assert enc.at(lines.index("@functools.lru_cache") + 1) == "cached"
+    assert enc.at(lines.index("            return helper(item)") + 1) == "Box.put.inner"
+    assert enc.at(lines.index("VALUE = helper(1)") + 1) == "<module>"
+    assert enc.resolve("pkg.lib.Box.put") == "Box.put"
+    assert enc.resolve("/abs/pkg/lib.py::cached") == "cached"
+    assert enc.resolve("somewhere.else", line=lines.index("VALUE = helper(1)") + 1) == "<module>"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "lib.py").write_text(LIB)
+    (tmp_path / "pkg" / "user.py").write_text(USER)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", *GIT_ENV, "add", "-A"], cwd=tmp_path, check=True)
+    subprocess.run(["git", *GIT_ENV, "commit", "-qm", "init"], cwd=tmp_path, check=True)
+    return tmp_path
+
+
+def test_apply_stages_the_change_and_revert_restores_the_clone(repo: Path, tmp_path: Path):
+    clone = scenarios.scratch_clone(repo, tmp_path / "scratch" / "clone")
+    texts = scenarios.read_tracked(clone)
+    cand = next(c for c in scenarios.candidates("demo", texts) if c.qualname == "helper")
+    scenario = scenarios.with_change(cand, texts[cand.path], seed=3)
+    assert scenario.kind in scenarios.KINDS and scenario.patch.startswith("--- a/pkg/lib.py")
+    scenarios.apply(clone, scenario)
+    staged = subprocess.run(["git", "diff", "--cached", "--name-only"], cwd=clone,
+                            capture_output=True, text=True, check=True).stdout
+    assert staged.split() == ["pkg/lib.py"]
+    scenarios.revert(clone, scenario)
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=clone, capture_output=True,
+                            text=True, check=True).stdout
+    assert status == ""
+    assert (repo / "pkg" / "lib.py").read_text() == LIB  # the corpus was never touched
+
+
+def test_oracle_references_become_enclosing_callers(repo: Path):
+    pytest.importorskip("jedi")  # the bench extra
+    oracle.set_limits(lifted=True)
+    scope = _scope(LIB, "helper")
+    refs = oracle.references(repo, "pkg/lib.py", scope.name_line, scope.name_col)
+    assert Reference("pkg/lib.py", scope.name_line, scope.name_col) not in refs
+    callers = Mapper(scenarios.read_tracked(repo)).callers(refs, Caller("pkg/lib.py", "helper"))
+    assert set(callers) == {
+        Caller("pkg/lib.py", "cached"), Caller("pkg/lib.py", "Box.put.inner"),
+        Caller("pkg/lib.py", "<module>"), Caller("pkg/user.py", "<module>"),
+        Caller("pkg/user.py", "use"),
+    }
+
+
+def test_scores_pool_callers_and_count_false_safe_and_crashes():
+    a, b, c = Caller("x.py", "a"), Caller("x.py", "b"), Caller("y.py", "c")
+    outcomes = [
+        Outcome(frozenset({a, b}), (a, c), True, 1.0, 10.0),
+        Outcome(frozenset({c}), (), True, 2.0, 20.0),  # said "nothing": false-safe
+        Outcome(frozenset({a}), (), False, 3.0, 30.0),  # crashed
+    ]
+    s = score(outcomes)
+    assert (s.caller_precision, s.caller_recall) == (0.5, 0.25)
+    assert s.file_precision == 0.5 and s.file_recall == pytest.approx(1 / 3)
+    assert s.false_safe_rate == 0.5 and s.crash_rate == pytest.approx(1 / 3)
+    assert s.median_seconds == 1.5 and s.peak_rss_mb == 20.0
