@@ -38,7 +38,8 @@ _BY_LANGUAGE: Final = {"python": PYTHON, "javascript": SLASH, "typescript": SLAS
 _BY_EXTENSION: Final = {
     **dict.fromkeys(("py", "pyi", "pyx"), PYTHON),
     **dict.fromkeys(("sh", "bash", "zsh", "rb", "pl", "pm", "r", "yaml", "yml", "toml", "cfg",
-                     "ini", "conf", "ex", "exs", "cmake", "ps1", "jl", "nim", "mk"), HASH),
+                     "ini", "conf", "ex", "exs", "cmake", "ps1", "jl", "nim", "mk", "po", "pot"),
+                    HASH),
     **dict.fromkeys(("c", "h", "cc", "cpp", "cxx", "hpp", "hh", "m", "mm", "cs", "kt", "kts",
                      "swift", "scala", "php", "dart", "zig", "groovy", "gradle", "proto",
                      "js", "mjs", "cjs", "jsx", "ts", "tsx", "go", "rs", "java"), SLASH),
@@ -46,8 +47,7 @@ _BY_EXTENSION: Final = {
     **dict.fromkeys(("css", "scss", "less"), CSS),
 }
 _BY_NAME: Final = {"Makefile": HASH, "Dockerfile": HASH, "CMakeLists.txt": HASH}
-_TRIPLE: Final = re.compile(r"\"\"\"|'''")
-_BLOCK_OPEN: Final = re.compile(r"^[ \t]*/\*", re.MULTILINE)
+_TRIPLES: Final = ('"""', "'''")
 _INDENT: Final = re.compile(r"[ \t]*")
 _STAR_LINE: Final = ("* ", "*\t", "*\n", "*\r", "*/")  # " * text" inside a /* */ block
 _STRING_PREFIX: Final = frozenset({"", "r", "u", "b", "f", "br", "rb", "fr", "rf"})
@@ -125,25 +125,35 @@ def _docstring_spans(text: str) -> list[tuple[int, int]]:
     quotes of an assigned string (often alone on their line) never pass for an opener.
     """
     spans = []
-    m = _TRIPLE.search(text)
-    while m is not None:
-        start, quotes = m.start(), m.group()
-        close = text.find(quotes, m.end())
+    # str.find per quote kind: a `"""|'''` regex has no literal prefix and crawls.
+    ahead = {q: text.find(q) for q in _TRIPLES}
+    while True:
+        live = [(at, q) for q, at in ahead.items() if at >= 0]
+        if not live:
+            return spans
+        start, quotes = min(live)
+        close = text.find(quotes, start + len(quotes))
         end = len(text) if close < 0 else close + len(quotes)
         line_offset = text.rfind("\n", 0, start) + 1
         if text[line_offset:start].strip().lower() in _STRING_PREFIX:
             spans.append((start, end))
-        m = _TRIPLE.search(text, end)
-    return spans
+        for q, at in ahead.items():
+            if 0 <= at < end:
+                ahead[q] = text.find(q, end)
 
 
 def _block_comment_spans(text: str) -> list[tuple[int, int]]:
+    """/* ... */ comments whose opener starts its line (str.find: a MULTILINE `^` regex
+    tries every line of the text and cost 0.8 ms a file on Django's locale files)."""
     spans = []
-    covered = 0
-    for m in _BLOCK_OPEN.finditer(text):
-        if m.start() < covered:
+    start = text.find("/*")
+    while start >= 0:
+        line_offset = text.rfind("\n", 0, start) + 1
+        if text[line_offset:start].strip(" \t"):
+            start = text.find("/*", start + 2)
             continue
-        close = text.find("*/", m.end())
-        covered = len(text) if close < 0 else close + 2
-        spans.append((m.start(), covered))
+        close = text.find("*/", start + 2)
+        end = len(text) if close < 0 else close + 2
+        spans.append((start, end))
+        start = text.find("/*", end)
     return spans

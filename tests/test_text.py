@@ -191,6 +191,14 @@ def test_every_line_of_a_file_up_to_the_cap_and_the_limit(indexed):
     assert len(search(store, "target", limit=7)) == 7
 
 
+def test_a_line_with_more_of_the_terms_ranks_first(indexed):
+    store = indexed({"a.py": "load()\nsave()\nload(); save()\n"})
+    hits = search(store, "load", "save")
+    assert places(hits)[0] == ("a.py", 3)
+    assert sorted(places(hits)[1:]) == [("a.py", 1), ("a.py", 2)]
+    assert hits[0].score > hits[1].score
+
+
 def test_the_innermost_enclosing_definition_names_the_hit(indexed):
     text = "class A:\n    def m(self):\n        return probe()\n\nprobe()\n"
     defs = [Definition("k.py", "A", "k.A", "class", 1, 3),

@@ -3,7 +3,7 @@
 Candidates come from the FTS5 trigram index (textindex.py); every candidate is verified
 against its text (textmatch.py), so a hit is always a real occurrence at its exact line.
 A term under 3 characters has no trigram: the view's texts are scanned instead, source
-first, within SCAN_MAX_BYTES / SCAN_MAX_MATCHES.
+first, within SCAN_MAX_BYTES / SCAN_MAX_LINES.
 
 Matching: an identifier term (`parse_config`, `os.path.join`) matches whole words only,
 case-sensitively unless the request says otherwise. Any other term is a literal substring,
@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import heapq
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from maguyva_guard import spec
 from maguyva_guard.records import Definition, Hit
 from maguyva_guard.retrievers.base import SearchRequest
-from maguyva_guard.textcomments import CommentMap, style_for
+from maguyva_guard.textcomments import CommentMap, CommentStyle, style_for
 from maguyva_guard.textindex import (
     candidate_blobs,
     check_fts5,
@@ -57,7 +57,7 @@ TERM_COVERAGE: Final = 0.3  # share of the score that depends on how many terms 
 MAX_TERMS: Final = 8  # a request's first terms; more would multiply index look-ups
 MAX_HITS_PER_FILE: Final = 50  # "who calls X" wants every line of a file; cap the pathological
 SCAN_MAX_BYTES: Final = 64 << 20  # bound of the scan for terms under 3 characters
-SCAN_MAX_MATCHES: Final = 20_000
+SCAN_MAX_LINES: Final = 20_000
 SCAN_BATCH: Final = 256  # blobs read per statement while scanning
 
 
@@ -94,45 +94,68 @@ class TextRetriever:
         for path in sorted(view, key=lambda p: (_category_rank(view[p].category), p)):
             paths_of.setdefault(view[path].blob, []).append(path)
         found: dict[tuple[str, int], _Line] = {}
+        # One term: a file's lines past its MAX_HITS_PER_FILE best-possible ones cannot rank,
+        # so stop reading its matches there ("self" has 28k lines on Django).
+        stop = MAX_HITS_PER_FILE if len(terms) == 1 else 0
         for term in terms:
-            for blob, text in self._texts(term, paths_of):
-                self._collect(term, blob, text, paths_of[blob], view, found)
+            candidates = candidate_blobs(self.store.conn, term.text)
+            if candidates is None:
+                self._scan(term, paths_of, view, found, stop)
+                continue
+            texts = read_texts(self.store.conn, candidates.intersection(paths_of))
+            for blob, text in texts.items():
+                self._collect(term, text, paths_of[blob], view, found, stop)
         return self._ranked(found, len(terms), request.limit)
 
-    def _texts(self, term: Term, paths_of: dict[str, list[str]]) -> Iterator[tuple[str, str]]:
-        conn = self.store.conn
-        candidates = candidate_blobs(conn, term.text)
-        if candidates is not None:
-            yield from read_texts(conn, candidates.intersection(paths_of)).items()
-            return
-        yield from _scan(conn, list(paths_of), term)
+    def _scan(self, term: Term, paths_of: dict[str, list[str]], view: Mapping[str, Any],
+              found: dict[tuple[str, int], _Line], stop: int) -> None:
+        """A term without trigrams: every text of the view, source first, within bounds."""
+        blobs = list(paths_of)
+        scanned = 0
+        for i in range(0, len(blobs), SCAN_BATCH):
+            batch = blobs[i : i + SCAN_BATCH]
+            texts = read_texts(self.store.conn, batch)
+            for blob in batch:
+                text = texts.get(blob)
+                if text is None:
+                    continue
+                self._collect(term, text, paths_of[blob], view, found, stop)
+                scanned += len(text)
+                if scanned >= SCAN_MAX_BYTES or len(found) >= SCAN_MAX_LINES:
+                    return
 
-    def _collect(self, term: Term, blob: str, text: str, paths: list[str],
-                 view: Mapping[str, Any], found: dict[tuple[str, int], _Line]) -> None:
-        matches: dict[int, Match] = {}  # line -> its best match (comment check once a line)
-        for m in find(text, term):
-            prior = matches.get(m.line)
-            if prior is None or _match_factor(m) > _match_factor(prior):
-                matches[m.line] = m
-        if not matches:
-            return
-        maps: dict[object, CommentMap] = {}
+    def _collect(self, term: Term, text: str, paths: list[str], view: Mapping[str, Any],
+                 found: dict[tuple[str, int], _Line], stop: int) -> None:
+        matches: Iterable[Match] = find(text, term)
+        if len(paths) > 1:
+            matches = list(matches)
+        styles: dict[CommentStyle, CommentMap] = {}
         for path in paths:
             info = view[path]
             style = style_for(path, info.language)
-            comments = maps.setdefault(style, CommentMap(text, style))
+            if style not in styles:
+                styles[style] = CommentMap(text, style)
+            comments = styles[style]
             weight = CATEGORY_FACTOR.get(info.category or "source", OTHER_CATEGORY_FACTOR)
-            for m in matches.values():
-                score = weight * _match_factor(m) * (
-                    CONTEXT_COMMENT if comments.is_comment(m.start, m.line_offset)
-                    else CONTEXT_CODE)
+            full = 0  # lines at the best score this file can give
+            for m in matches:
+                factor = weight * _match_factor(m)
                 line = found.get((path, m.line))
-                if line is None:
-                    found[(path, m.line)] = _Line(m, score, {term.text})
+                if line is not None and line.score >= factor:  # this match cannot do better
+                    line.terms.add(term.text)
                     continue
-                line.terms.add(term.text)
-                if score > line.score:
-                    line.match, line.score = m, score
+                in_comment = comments.is_comment(m.start, m.line_offset)
+                score = factor * (CONTEXT_COMMENT if in_comment else CONTEXT_CODE)
+                if line is not None:
+                    line.terms.add(term.text)
+                    if score > line.score:
+                        line.match, line.score = m, score
+                    continue
+                found[(path, m.line)] = _Line(m, score, {term.text})
+                if stop and score >= weight:
+                    full += 1
+                    if full >= stop:
+                        break
 
     def _ranked(self, found: dict[tuple[str, int], _Line], n_terms: int,
                 limit: int) -> list[Hit]:
@@ -176,24 +199,6 @@ def _match_factor(m: Match) -> float:
 def _category_rank(category: str | None) -> int:
     """Scan order: source first, then test, then the rest (what the scan bound cuts)."""
     return {"source": 0, "test": 1}.get(category or "source", 2)
-
-
-def _scan(conn: sqlite3.Connection, blobs: list[str], term: Term) -> Iterable[tuple[str, str]]:
-    """Every text of the view, in order, until the byte or match bound is reached."""
-    scanned = matched = 0
-    for i in range(0, len(blobs), SCAN_BATCH):
-        batch = blobs[i : i + SCAN_BATCH]
-        texts = read_texts(conn, batch)
-        for blob in batch:
-            text = texts.get(blob)
-            if text is None:
-                continue
-            yield blob, text
-            scanned += len(text)
-            matched += (text if term.case_sensitive else text.lower()).count(
-                term.text if term.case_sensitive else term.text.lower())
-            if scanned >= SCAN_MAX_BYTES or matched >= SCAN_MAX_MATCHES:
-                return
 
 
 class _Symbols:

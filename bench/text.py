@@ -1,0 +1,188 @@
+"""The text index: which FTS5 table shape, and how the text retriever compares to git grep.
+
+    python -m bench.text [--project django==5.2.8] [--under django/] [--runs 5] [--json]
+
+On the pinned sdist's repository (bench/corpus.py), with the texts the indexer would hand
+over (<= classify.MAX_FILE_BYTES, not binary, one per distinct blob):
+1. each FTS5 table shape is built into a fresh on-disk database in WAL mode (as the store
+   opens it): build seconds, database bytes (and x the source), and the median latency of
+   the candidate look-up alone (FTS only, no verification) for each query;
+2. the shape we ship (textindex.py) end to end: TextRetriever.search (FTS candidates, read,
+   verify, comment check, rank; definitions are not looked up, the stand-in store has none)
+   against `git grep -n` (-w -F for identifiers, -i -F for literals), both medians of N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+from typing import Any
+
+from bench.corpus import ensure_repo
+from maguyva_guard import classify, git
+from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.store import FileInfo
+from maguyva_guard.textindex import match_expression
+
+QUERIES = ("cached_property", "ImproperlyConfigured", "get_queryset", "self",
+           "is not a valid", "db")
+
+# name -> (FTS options, content layout): "inline" = FTS keeps the text, "external" = our
+# table keeps it and FTS points at it, "zlib" = contentless FTS + zlib-compressed text.
+SHAPES: dict[str, tuple[str, str]] = {
+    "detail=full (default)": ("", "inline"),
+    "detail=column": (", detail=column", "inline"),
+    "detail=none": (", detail=none", "inline"),
+    "detail=none columnsize=0 external (shipped)": (", detail=none, columnsize=0", "external"),
+    "detail=none columnsize=0 contentless+zlib": (", detail=none, columnsize=0", "zlib"),
+}
+
+
+def load_texts(repo: Path, under: str) -> tuple[dict[str, FileInfo], dict[str, str]]:
+    """The view (path -> FileInfo) and blob -> text, filtered as the indexer does."""
+    entries = {p: e for p, e in git.ls_index(repo).items() if p.startswith(under)}
+    small = {e.blob for e in entries.values() if e.size <= classify.MAX_FILE_BYTES}
+    texts = {b: data.decode("utf-8", "replace") for b, data in git.read_blobs(repo, small).items()
+             if not classify.is_binary(data)}
+    view = {p: FileInfo(e.blob, "python" if p.endswith(".py") else None,
+                        classify.path_category(p)) for p, e in entries.items() if e.blob in texts}
+    return view, texts
+
+
+def build_shape(path: Path, options: str, layout: str, texts: dict[str, str]) -> float:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    started = time.perf_counter()
+    conn.execute("BEGIN")
+    conn.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, blob TEXT UNIQUE NOT NULL, content)")
+    content = {"inline": "", "external": ", content='t', content_rowid='id'",
+               "zlib": ", content=''"}[layout]
+    conn.execute(f"CREATE VIRTUAL TABLE f USING fts5(content{content}, tokenize='trigram'"
+                 f"{options})")
+    for blob, text in texts.items():
+        stored = {"inline": None, "external": text,
+                  "zlib": zlib.compress(text.encode(), 6)}[layout]
+        rowid = conn.execute("INSERT INTO t(blob, content) VALUES (?, ?)", (blob, stored)).lastrowid
+        conn.execute("INSERT INTO f(rowid, content) VALUES (?, ?)", (rowid, text))
+    conn.execute("COMMIT")
+    seconds = time.perf_counter() - started
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    return seconds
+
+
+def lookup_ms(path: Path, options: str, runs: int) -> dict[str, float]:
+    conn = sqlite3.connect(path)
+    out = {}
+    for q in QUERIES:
+        expression = match_expression(q)
+        if expression is None:
+            continue
+        if "detail=none" not in options and "detail=column" not in options:
+            expression = '"' + q.replace('"', '""') + '"'  # detail=full can run the phrase
+        out[q] = _median_ms(lambda e=expression: conn.execute(
+            "SELECT rowid FROM f WHERE f MATCH ?", (e,)).fetchall(), runs)
+    conn.close()
+    return out
+
+
+def _median_ms(fn: Any, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return round(statistics.median(times) * 1000, 2)
+
+
+class _Store:
+    def __init__(self, conn: sqlite3.Connection, view: dict[str, FileInfo]) -> None:
+        self.conn, self._view = conn, view
+
+    def files(self) -> dict[str, FileInfo]:
+        return self._view
+
+    def definitions_in(self, path: str) -> list[Any]:
+        return []
+
+
+def end_to_end(repo: Path, under: str, view: dict[str, FileInfo], texts: dict[str, str],
+               runs: int, workdir: Path) -> dict[str, dict[str, float]]:
+    from maguyva_guard.retrievers.text import TextRetriever, index_contents, request_terms
+
+    conn = sqlite3.connect(workdir / "shipped.sqlite", isolation_level=None)
+    conn.execute("BEGIN")
+    index_contents(conn, list(texts.items()))
+    conn.execute("COMMIT")
+    retriever = TextRetriever(_Store(conn, view))
+    out = {}
+    for q in QUERIES:
+        request = SearchRequest(query=q, intent="exact_match", terms=(q,), limit=100_000)
+        hits = retriever.search(request)
+        term = request_terms(request)[0]
+        flags = ["-w"] if term.identifier else ["-i"]
+        grep = ["git", "-C", str(repo), "grep", "-n", "-F", *flags, "-e", q, "--", under or "."]
+        lines = subprocess.run(grep, capture_output=True, text=True).stdout.count("\n")
+        out[q] = {
+            "retriever_ms": _median_ms(lambda r=request: retriever.search(r), runs),
+            "hits": len(hits),
+            "git_grep_ms": _median_ms(lambda g=grep: subprocess.run(g, capture_output=True),
+                                      runs),
+            "git_grep_lines": lines,
+        }
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--project", default="django==5.2.8")
+    parser.add_argument("--under", default="", help="only paths under this prefix")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    name, version = args.project.split("==")
+    repo = ensure_repo(name, version)
+    view, texts = load_texts(repo, args.under)
+    source = sum(len(t.encode()) for t in texts.values())
+    report: dict[str, Any] = {"project": args.project, "under": args.under, "paths": len(view),
+                              "blobs": len(texts), "source_bytes": source, "shapes": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, (options, layout) in SHAPES.items():
+            db = Path(tmp) / f"{len(report['shapes'])}.sqlite"
+            seconds = build_shape(db, options, layout, texts)
+            size = os.path.getsize(db)
+            report["shapes"][label] = {"build_s": round(seconds, 2), "bytes": size,
+                                       "x_source": round(size / source, 2),
+                                       "lookup_ms": lookup_ms(db, options, args.runs)}
+        report["end_to_end"] = end_to_end(repo, args.under, view, texts, args.runs, Path(tmp))
+    print(json.dumps(report, indent=2) if args.json else _table(report))
+    return 0
+
+
+def _table(report: dict[str, Any]) -> str:
+    lines = [f"{report['project']} {report['under'] or '(all)'}: {report['paths']} paths, "
+             f"{report['blobs']} blobs, {report['source_bytes'] / 1e6:.1f} MB of text", ""]
+    for label, r in report["shapes"].items():
+        looks = " ".join(f"{q}={ms}" for q, ms in r["lookup_ms"].items())
+        lines.append(f"{label:45s} build {r['build_s']:5.2f}s  {r['bytes'] / 1e6:6.1f} MB "
+                     f"({r['x_source']:.2f}x)  lookup ms: {looks}")
+    lines += ["", f"{'query':22s} {'retriever ms':>12s} {'hits':>6s} {'git grep ms':>11s} "
+              f"{'lines':>6s}"]
+    for q, r in report["end_to_end"].items():
+        lines.append(f"{q:22s} {r['retriever_ms']:12.1f} {r['hits']:6d} {r['git_grep_ms']:11.1f}"
+                     f" {r['git_grep_lines']:6d}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
