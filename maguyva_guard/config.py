@@ -11,7 +11,6 @@ pyproject.toml (did you mean 'preset'?)").
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -163,6 +162,8 @@ def _merge_semantic(current: SemanticConfig, overrides: Mapping[str, Any]) -> Se
 def _known(key: str, allowed: tuple[str, ...], where: str) -> None:
     if key in allowed:
         return
+    import difflib  # only on the error path
+
     hint = ""
     if key in ("api_key", "apikey", "key", "token"):
         hint = " (the Voyage key is read from VOYAGE_API_KEY in the environment, never a file)"
