@@ -84,8 +84,8 @@ def grep(ctx: Context, scenario: Scenario) -> Answer:
 def jedi_default(ctx: Context, scenario: Scenario) -> Answer:
     """jedi with its default limits, in a fresh process, on the old side (the corpus)."""
     oracle_py = str(BENCH / "oracle.py")
-    run = measure.run([ctx.python, oracle_py, str(ctx.corpus), scenario.path,
-                       str(scenario.line), str(scenario.col), "--default-limits"],
+    target = f"{scenario.path}:{scenario.line}:{scenario.col}"
+    run = measure.run([ctx.python, oracle_py, str(ctx.corpus), target, "--default-limits"],
                       ctx.corpus, TOOL_TIMEOUT)
     if run.returncode != 0:
         return _failed("jedi-default", run)

@@ -10,8 +10,8 @@ copy installed in the benchmark's virtualenv.
 Each reference outside the definition itself becomes a caller: (path, enclosing function,
 method or class, or `<module>`), found by parsing the referencing file with `ast`.
 
-Run as a script (`python bench/oracle.py ROOT PATH LINE COL [--default-limits]`) it prints
-the references as JSON: the baselines time jedi in a fresh process that way.
+Run as a script (`python bench/oracle.py ROOT PATH:LINE:COL ... [--default-limits]`) it
+prints the references as JSON: the baselines time jedi in a fresh process that way.
 """
 
 from __future__ import annotations
@@ -166,10 +166,15 @@ def timed_references(root: str, path: str, line: int, col: int) -> tuple[list, f
 
 
 def _main(argv: list[str]) -> int:
-    root, path, line, col = Path(argv[0]), argv[1], int(argv[2]), int(argv[3])
+    """ROOT PATH:LINE:COL [PATH:LINE:COL ...] [--default-limits]: one process, every target
+    asked in turn (as an editor would), the references of all of them together."""
+    root = Path(argv[0])
+    targets = [a.rsplit(":", 2) for a in argv[1:] if not a.startswith("--")]
     set_limits(lifted="--default-limits" not in argv)
     start = time.perf_counter()
-    refs = references(root, path, line, col)
+    project = make_project(root)
+    refs = [r for path, line, col in targets
+            for r in references(root, path, int(line), int(col), project)]
     print(json.dumps({"seconds": time.perf_counter() - start,
                       "refs": [[r.path, r.line, r.col] for r in refs]}))
     return 0
