@@ -23,6 +23,7 @@ from maguyva_guard.retrievers.text import MAX_HITS_PER_FILE, TextRetriever
 from maguyva_guard.store import FileInfo
 from maguyva_guard.textindex import (
     candidate_blobs,
+    clear_contents,
     drop_blobs,
     index_contents,
     match_expression,
@@ -244,6 +245,8 @@ def test_index_contents_is_idempotent_and_drop_blobs_removes_contents():
     assert candidate_blobs(conn, "marker here") == {"b2"}
     assert read_texts(conn, ["b1", "b2"]) == {"b2": "beta_marker here"}
     conn.execute("INSERT INTO text_fts(text_fts) VALUES ('integrity-check')")  # raises if stale
+    clear_contents(conn)
+    assert candidate_blobs(conn, "marker here") == set() and read_texts(conn, ["b2"]) == {}
 
 
 def test_candidates_fold_case_and_long_terms_use_a_bounded_trigram_set():
@@ -277,3 +280,28 @@ def test_missing_fts5_is_a_clear_fatal_error(make_repo):
     store.conn, store.repo, store.view, store.defs = conn, repo, {}, {}
     with pytest.raises(FatalError, match="no such module: fts5"):
         TextRetriever(store)
+
+
+def test_end_to_end_through_the_real_indexer(make_repo):
+    pytest.importorskip("maguyva_guard.symbols")
+    from maguyva_guard import indexer
+    from maguyva_guard.store import Store
+
+    repo = make_repo({"pkg/net.py": NET, "pkg/__init__.py": ""})
+    with Store.open(repo) as store:
+        indexer.update(store)
+        hits = TextRetriever(store).search(
+            SearchRequest(query="ECONNREFUSED", intent="exact_match", terms=("ECONNREFUSED",)))
+        assert [(h.path, h.line_start, h.symbol, h.kind) for h in hits] == [
+            ("pkg/net.py", 9, "pkg.net.connect", "function"),
+            ("pkg/net.py", 5, "pkg.net.connect", "function")]
+        first = store.files()["pkg/net.py"].blob
+        for n in (2, 3):  # the view changes twice: the first blob is collected
+            write_files(repo, {"pkg/net.py": NET.replace("ECONNREFUSED", f"EHOSTDOWN{n}")})
+            git(repo, "add", "pkg/net.py")
+            indexer.update(store)
+        request = SearchRequest(query="x", intent="exact_match", terms=("ECONNREFUSED",))
+        assert TextRetriever(store).search(request) == []
+        assert [h.line_start for h in TextRetriever(store).search(
+            SearchRequest(query="x", intent="exact_match", terms=("EHOSTDOWN3",)))] == [9, 5]
+        assert read_texts(store.conn, [first]) == {}  # drop_blobs ran for the dead blob

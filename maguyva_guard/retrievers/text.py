@@ -15,7 +15,7 @@ generated). A line found by several of the terms scores more (TERM_COVERAGE). Eq
 are ordered so each file's best hit comes before anyone's second: the fused list, which
 keeps one result per file, sees as many files as possible.
 
-The indexer calls `index_contents` and `drop_blobs` (re-exported from textindex).
+The indexer calls `index_contents`, `drop_blobs` and `clear_contents` (from textindex).
 """
 
 from __future__ import annotations
@@ -33,13 +33,14 @@ from maguyva_guard.textcomments import CommentMap, CommentStyle, style_for
 from maguyva_guard.textindex import (
     candidate_blobs,
     check_fts5,
+    clear_contents,
     drop_blobs,
     index_contents,
     read_texts,
 )
 from maguyva_guard.textmatch import Match, Term, find, make_term
 
-__all__ = ["TextRetriever", "drop_blobs", "index_contents"]
+__all__ = ["TextRetriever", "clear_contents", "drop_blobs", "index_contents"]
 
 MODULE_SYMBOL: Final = "<module>"
 
