@@ -1,0 +1,188 @@
+"""The graph modality on real repositories: each resolution rule of issue 3, name collisions,
+and the honesty rule (an unresolvable call is kept as ambiguous, never dropped)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from maguyva_guard import indexer
+from maguyva_guard.records import AMBIGUOUS, EXACT, PROBABLE
+from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.graph import GraphRetriever
+from maguyva_guard.store import Store
+
+PY_FILES = {
+    "app/__init__.py": "from .config import parse_config\n",
+    "app/config.py": (
+        "def parse_config(path):\n"
+        "    return {}\n"
+        "\n"
+        "class Loader:\n"
+        "    def parse_config(self, text):\n"
+        "        return text\n"
+        "\n"
+        "    def load(self):\n"
+        "        return self.parse_config('x')\n"
+    ),
+    "app/base.py": (
+        "class Base:\n"
+        "    def save(self):\n"
+        "        return 1\n"
+        "\n"
+        "    @classmethod\n"
+        "    def make(cls):\n"
+        "        return cls.save(None)\n"
+    ),
+    "app/models.py": (
+        "from app.base import Base\n"
+        "from . import config as cfg\n"
+        "\n"
+        "class Model(Base):\n"
+        "    def save(self):\n"
+        "        return super().save()\n"
+        "\n"
+        "    def store(self):\n"
+        "        return self.save()\n"
+        "\n"
+        "def use_cfg():\n"
+        "    return cfg.parse_config('a')\n"
+    ),
+    "app/cli.py": (
+        "import app.config as conf\n"
+        "from app.config import parse_config as pc\n"
+        "from app import parse_config\n"
+        "from app.config import Loader\n"
+        "from app.models import Model\n"
+        "\n"
+        "def main():\n"
+        "    return conf.parse_config('a')\n"
+        "\n"
+        "def aliased():\n"
+        "    return pc('b')\n"
+        "\n"
+        "def reexported():\n"
+        "    return parse_config('c')\n"
+        "\n"
+        "def loader_user():\n"
+        "    loader = Loader()\n"
+        "    return loader.parse_config('text')\n"
+        "\n"
+        "def chained():\n"
+        "    return Loader().load()\n"
+        "\n"
+        "def builds():\n"
+        "    m = Model()\n"
+        "    return m.store()\n"
+        "\n"
+        "def unknown(thing):\n"
+        "    return thing.store()\n"
+        "\n"
+        "def top():\n"
+        "    return chained()\n"
+    ),
+    "app/deco.py": (
+        "from app.config import parse_config\n"
+        "\n"
+        "@parse_config\n"
+        "def decorated():\n"
+        "    pass\n"
+    ),
+    "app/other.py": (
+        "class Shop:\n"
+        "    def store(self):\n"
+        "        return 2\n"
+    ),
+}
+
+
+@pytest.fixture
+def graph(make_repo) -> GraphRetriever:
+    repo = make_repo(PY_FILES)
+    store = Store.open(repo)
+    indexer.update(store, indexer.staged_view(store))
+    yield GraphRetriever(store)
+    store.close()
+
+
+def callers(graph: GraphRetriever, qualified_name: str, depth: int = 1) -> dict[tuple[str, str], str]:
+    (target,) = graph.store.definitions(qualified_name=qualified_name)
+    hits = graph.search(SearchRequest(query="", intent="find_references", target=target,
+                                      depth=depth, limit=0))
+    return {(h.path, h.symbol): h.confidence for h in hits}
+
+
+def test_module_function_callers_through_every_import_form(graph):
+    found = callers(graph, "app.config.parse_config")
+    assert found[("app/cli.py", "app.cli.main")] == EXACT  # import a.b as c; c.f()
+    assert found[("app/cli.py", "app.cli.aliased")] == EXACT  # from a import f as g; g()
+    assert found[("app/cli.py", "app.cli.reexported")] == EXACT  # re-export through __init__
+    assert found[("app/models.py", "app.models.use_cfg")] == EXACT  # relative: from . import m
+    assert found[("app/deco.py", "app.deco.decorated")] == EXACT  # a decorator is a use
+    assert found[("app/__init__.py", "<module>")] == EXACT  # the re-exporting import line
+    assert ("app/cli.py", "<module>") in found  # the import lines themselves
+
+
+def test_same_named_method_on_unrelated_class_is_not_a_caller(graph):
+    found = callers(graph, "app.config.parse_config")
+    assert ("app/cli.py", "app.cli.loader_user") not in found  # loader.parse_config: Loader's
+    assert ("app/config.py", "app.config.Loader.load") not in found  # self.parse_config
+
+
+def test_method_callers_through_self_local_variable_and_constructor(graph):
+    found = callers(graph, "app.config.Loader.parse_config")
+    assert found[("app/config.py", "app.config.Loader.load")] == EXACT  # self.m()
+    assert found[("app/cli.py", "app.cli.loader_user")] == PROBABLE  # obj = C(); obj.m()
+    assert ("app/cli.py", "app.cli.main") not in found
+
+
+def test_constructor_call_and_chained_method(graph):
+    found = callers(graph, "app.config.Loader")
+    assert ("app/cli.py", "app.cli.loader_user") in found  # Loader(...)
+    assert ("app/cli.py", "app.cli.chained") in found
+    found = callers(graph, "app.config.Loader.load")
+    assert found[("app/cli.py", "app.cli.chained")] == EXACT  # ClassName().m()
+
+
+def test_super_cls_and_bases(graph):
+    found = callers(graph, "app.base.Base.save")
+    assert found[("app/models.py", "app.models.Model.save")] == EXACT  # super().save()
+    assert found[("app/base.py", "app.base.Base.make")] == EXACT  # cls.save
+    # self.save() in Model resolves to Model.save, which overrides Base.save
+    assert ("app/models.py", "app.models.Model.store") not in found
+    bases = callers(graph, "app.base.Base")
+    assert bases[("app/models.py", "app.models.Model")] == EXACT  # class Model(Base)
+
+
+def test_unresolvable_receiver_is_ambiguous_not_dropped(graph):
+    found = callers(graph, "app.models.Model.store")
+    assert found[("app/cli.py", "app.cli.builds")] == PROBABLE  # m = Model(); m.store()
+    assert found[("app/cli.py", "app.cli.unknown")] == AMBIGUOUS  # thing.store(): two classes
+    found = callers(graph, "app.other.Shop.store")
+    assert ("app/cli.py", "app.cli.builds") not in found  # m is a Model
+    assert found[("app/cli.py", "app.cli.unknown")] == AMBIGUOUS
+
+
+def test_transitive_callers_carry_depth_and_chain(graph):
+    (target,) = graph.store.definitions(qualified_name="app.config.Loader.load")
+    hits = graph.search(SearchRequest(query="", intent="impact_analysis", target=target,
+                                      depth=2, limit=0))
+    by_symbol = {h.symbol: h for h in hits}
+    assert by_symbol["app.cli.chained"].depth == 1
+    assert by_symbol["app.cli.chained"].via == ("app.config.Loader.load",)
+    assert by_symbol["app.cli.top"].depth == 2
+    assert by_symbol["app.cli.top"].via == ("app.config.Loader.load", "app.cli.chained")
+    shallow = graph.search(SearchRequest(query="", intent="impact_analysis", target=target,
+                                         depth=1, limit=0))
+    assert "app.cli.top" not in {h.symbol for h in shallow}
+
+
+def test_terms_without_target_find_definitions_by_name(graph):
+    hits = graph.search(SearchRequest(query="who calls parse_config", intent="find_references",
+                                      terms=("parse_config",), limit=0))
+    assert {h.path for h in hits} >= {"app/cli.py", "app/models.py"}
+
+
+def test_index_dir_is_inside_git_dir(graph):
+    assert Path(graph.store.index_dir).parts[-2] == ".git"
