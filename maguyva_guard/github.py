@@ -132,9 +132,9 @@ def _expect(response: Response, ok: set[int], doing: str) -> Any:
 
 
 def _fallback(where: str, reason: str, body: str, summary: str) -> Outcome:
-    line = f"maguyva-guard: cannot comment on {where} ({reason}; a fork's token is read-only)"
+    line = f"maguyva-guard: the token may not comment on {where} ({reason}; a fork's cannot)"
     if not summary:
-        return Outcome("fallback", f"{line}; the report was not posted")
+        return Outcome("fallback", f"{line}; no comment posted")
     try:
         with open(summary, "a", encoding="utf-8") as handle:
             handle.write(body if body.endswith("\n") else body + "\n")
