@@ -103,9 +103,11 @@ def compute(
     head: str | None,
     parse: Parser,
     read: Callable[[list[str]], dict[str, bytes]],
+    files: list[git.FileChange] | None = None,
 ) -> ChangeSet:
     """The symbols changed between `base` and `head` (None: the staged index)."""
-    files = git.diff_files(repo, base, head)
+    if files is None:
+        files = git.diff_files(repo, base, head)
     hunks = git.diff_hunks(repo, base, head)
     blobs = read([b for f in files for b in (f.old_blob, f.new_blob) if b != NULL_BLOB])
     changed: list[ChangedSymbol] = []

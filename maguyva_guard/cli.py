@@ -131,6 +131,45 @@ def query(text: str, repo: str, preset: str, limit: int, as_json: bool, explain:
         click.echo(warning, err=True)
 
 
+@main.command()
+@repo_option
+@click.option("--staged", is_flag=True,
+              help="Check the staged changes against HEAD (the default without --base).")
+@click.option("--base", default=None, help="Compare the merge base of REV and the head.")
+@click.option("--head", default=None, help="The head revision (default HEAD; needs --base).")
+@click.option("--from-env", is_flag=True,
+              help="Take --base/--head from pre-commit's pre-push variables.")
+@click.option("--preset", type=click.Choice(["quick", "default", "thorough"]), default=None,
+              help="How many modalities to run (SPEC 4; config default: thorough).")
+@click.option("--depth", type=int, default=None, help="How far to follow callers (default 2).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "sarif"]),
+              default="text", show_default=True)
+@click.option("--output", type=click.Path(dir_okay=False, path_type=str), default=None,
+              help="Write the report to FILE instead of stdout.")
+@click.option("--fail-on", type=click.Choice(["none", "low", "medium", "high"]), default=None,
+              help="Exit 1 when a changed symbol's risk reaches this level (default none).")
+@click.option("--repo-url", default=None,
+              help="Link files in Markdown and SARIF (e.g. https://github.com/o/r).")
+@fatal_to_usage
+def check(repo: str, staged: bool, base: str | None, head: str | None, from_env: bool,
+          preset: str | None, depth: int | None, fmt: str, output: str | None,
+          fail_on: str | None, repo_url: str | None) -> None:
+    """What the change can break: staged changes, or --base REV [--head REV]."""
+    from maguyva_guard import checking
+
+    if staged and (base or head or from_env):
+        raise UsageError("--staged cannot be combined with --base, --head or --from-env")
+    color = output is None and sys.stdout.isatty()
+    outcome = checking.run(
+        repo, base=base, head=head, from_env=from_env, preset=preset, depth=depth, fmt=fmt,
+        output=output, fail_on=fail_on, repo_url=repo_url, color=color,
+        progress=_TtyProgress("indexing"),
+    )
+    if output is None:
+        click.echo(outcome.text, nl=False)
+    sys.exit(outcome.exit_code)
+
+
 # --- Integrations: the pull-request comment and the plain git hooks --------------------------
 
 hook_option = click.option("--hook", "hook_type", type=click.Choice(hookinstall.HOOK_TYPES),
