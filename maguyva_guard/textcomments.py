@@ -124,7 +124,7 @@ def _docstring_spans(text: str) -> list[tuple[int, int]]:
     One left-to-right pass pairs every triple quote with its closer, so the closing
     quotes of an assigned string (often alone on their line) never pass for an opener.
     """
-    spans = []
+    spans: list[tuple[int, int]] = []
     # str.find per quote kind: a `"""|'''` regex has no literal prefix and crawls.
     ahead = {q: text.find(q) for q in _TRIPLES}
     while True:
@@ -145,7 +145,7 @@ def _docstring_spans(text: str) -> list[tuple[int, int]]:
 def _block_comment_spans(text: str) -> list[tuple[int, int]]:
     """/* ... */ comments whose opener starts its line (str.find: a MULTILINE `^` regex
     tries every line of the text and cost 0.8 ms a file on Django's locale files)."""
-    spans = []
+    spans: list[tuple[int, int]] = []
     start = text.find("/*")
     while start >= 0:
         line_offset = text.rfind("\n", 0, start) + 1

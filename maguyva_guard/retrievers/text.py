@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from maguyva_guard import spec
+from maguyva_guard import classify, spec
 from maguyva_guard.records import Definition, Hit
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.textcomments import CommentMap, CommentStyle, style_for
@@ -50,8 +50,8 @@ MATCH_WHOLE_FOLDED: Final = 0.85  # right word, other case (case-insensitive req
 MATCH_PART_EXACT: Final = 0.7  # a literal inside a longer word
 MATCH_PART_FOLDED: Final = 0.6
 CONTEXT_CODE: Final = 1.0
-CONTEXT_COMMENT: Final = 0.5  # comments and docstrings: below code, above test code x 0.7
-CATEGORY_FACTOR: Final = {"source": 1.0, "test": 0.7}  # test below source ...
+CONTEXT_COMMENT: Final = 0.5  # comments, docstrings (a source comment ranks below test code)
+CATEGORY_FACTOR: Final = {classify.SOURCE: 1.0, classify.TEST: 0.7}  # test below source ...
 OTHER_CATEGORY_FACTOR: Final = 0.25  # ... vendor, build, archive, generated below test
 TERM_COVERAGE: Final = 0.3  # share of the score that depends on how many terms a line has
 
@@ -60,6 +60,7 @@ MAX_HITS_PER_FILE: Final = 50  # "who calls X" wants every line of a file; cap t
 SCAN_MAX_BYTES: Final = 64 << 20  # bound of the scan for terms under 3 characters
 SCAN_MAX_LINES: Final = 20_000
 SCAN_BATCH: Final = 256  # blobs read per statement while scanning
+_SCAN_ORDER: Final = {classify.SOURCE: 0, classify.TEST: 1}
 
 
 class TextStore(Protocol):
@@ -137,7 +138,7 @@ class TextRetriever:
             if style not in styles:
                 styles[style] = CommentMap(text, style)
             comments = styles[style]
-            weight = CATEGORY_FACTOR.get(info.category or "source", OTHER_CATEGORY_FACTOR)
+            weight = CATEGORY_FACTOR.get(info.category or classify.SOURCE, OTHER_CATEGORY_FACTOR)
             full = 0  # lines at the best score this file can give
             for m in matches:
                 factor = weight * _match_factor(m)
@@ -199,7 +200,7 @@ def _match_factor(m: Match) -> float:
 
 def _category_rank(category: str | None) -> int:
     """Scan order: source first, then test, then the rest (what the scan bound cuts)."""
-    return {"source": 0, "test": 1}.get(category or "source", 2)
+    return _SCAN_ORDER.get(category or classify.SOURCE, len(_SCAN_ORDER))
 
 
 class _Symbols:
