@@ -18,9 +18,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-import tempfile
 from dataclasses import dataclass
-from importlib.resources import files
 from pathlib import Path
 
 from maguyva_guard import git
@@ -60,6 +58,8 @@ def render(hook_type: str, fail_on: str | None, python: str) -> str:
     """The script of hooks/<hook_type> with its templated lines filled in."""
     if fail_on is not None and fail_on not in RISK_LEVELS:
         raise FatalError(f"unknown --fail-on level: {fail_on} (one of {', '.join(RISK_LEVELS)})")
+    from importlib.resources import files  # here: cli imports this module on every command
+
     source = files("maguyva_guard.hooks").joinpath(hook_type).read_text(encoding="utf-8")
     lines = source.splitlines(keepends=True)
     start = next(i for i, line in enumerate(lines) if line.startswith(_TEMPLATE_START))
@@ -117,6 +117,8 @@ def uninstall(repo: str | Path, hook_type: str) -> str:
 
 def _write_executable(path: Path, text: str) -> None:
     """Write through a temporary file and a rename, so git never runs half a script."""
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
