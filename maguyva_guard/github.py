@@ -76,6 +76,7 @@ def comment(slug: str, pr: int, body_file: str, *, marker: str | None = None,
     """Create or update the marked comment on OWNER/REPO#pr; see the module docstring."""
     if not _SLUG.fullmatch(slug):
         raise FatalError(f"--repo-slug must look like OWNER/REPO: {slug!r}")
+    mark = marker_comment(marker)
     body = _read_body(body_file)
     token = environ.get(token_env, "").strip()
     if not token:
@@ -83,7 +84,6 @@ def comment(slug: str, pr: int, body_file: str, *, marker: str | None = None,
     api = Api(environ.get("GITHUB_API_URL") or DEFAULT_API_URL, token)
     where = f"{slug}#{pr}"
     try:
-        mark = marker_comment(marker)
         return _upsert(api, slug, pr, mark, compose(body, mark), where)
     except _Denied as denied:
         summary = environ.get("GITHUB_STEP_SUMMARY", "") if summary_fallback else ""
@@ -98,12 +98,12 @@ def _upsert(api: Api, slug: str, pr: int, marker: str, text: str, where: str) ->
     if existing is None:
         response = api.request("POST", f"/repos/{owner}/{repo}/issues/{pr}/comments",
                                {"body": text})
-        action = "created"
+        verb, action = "create", "created"
     else:
         response = api.request("PATCH", f"/repos/{owner}/{repo}/issues/comments/{existing}",
                                {"body": text})
-        action = "updated"
-    data = _expect(response, {200, 201}, f"{action} the comment on {where}")
+        verb, action = "update", "updated"
+    data = _expect(response, {200, 201}, f"{verb} the comment on {where}")
     return Outcome(action, f"maguyva-guard: {action} comment {data.get('html_url', '')}".rstrip(),
                    data.get("id"))
 

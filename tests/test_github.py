@@ -116,7 +116,8 @@ def test_retries_are_bounded(api, tmp_path):
     api.fail_first = 99
     result = run(api, tmp_path, "report\n")
     assert result.exit_code == 2
-    assert "HTTP 502" in result.output
+    assert result.output == ("maguyva-guard: error: GitHub refused to list the pull request's"
+                             " comments: HTTP 502: Server Error\n")
     assert len(api.seen) == githubapi.ATTEMPTS
 
 
