@@ -1,0 +1,144 @@
+"""The language registry: which files are which language, and how their modules are named.
+
+Languages are data (STYLE 8): a row here, a query file `queries/<name>.scm` and a fixture
+`tests/fixtures/langs/<name>/` are all it takes to add one; symbols.py has a single code path.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from importlib import resources
+from typing import Final
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    """One row of the registry.
+
+    `wrappers`: node types that wrap a single definition and belong to its span (Python's
+    decorated_definition, JS `export`, Go's `type`/`const` around a lone spec).
+    `leading`: sibling node types just before a definition that belong to it (TS method
+    decorators, Rust `#[attributes]`).
+    `import_style`: which flattener of symbol_imports.py reads this language's import nodes.
+    `package_scope`: names of the same package are visible in other files without an import
+    (Go). Then a plain identifier use is kept unless it is a local (@local captures);
+    elsewhere it is kept only when the file binds the name (a definition or an import),
+    which drops locals, parameters and builtins without capturing them.
+    """
+
+    name: str
+    grammar: str  # the name tree_sitter_language_pack knows it by
+    extensions: tuple[str, ...]
+    query_file: str  # inside maguyva_guard/queries/
+    import_style: str
+    comment_types: tuple[str, ...] = ("comment",)
+    wrappers: tuple[str, ...] = ()
+    leading: tuple[str, ...] = ()
+    docstrings: bool = False  # a leading string in the body is the doc (Python)
+    package_scope: bool = False
+
+
+_ECMA_WRAPPERS: Final = ("export_statement", "lexical_declaration", "variable_declaration")
+
+LANGUAGES: Final[dict[str, LanguageSpec]] = {
+    spec.name: spec
+    for spec in (
+        LanguageSpec(
+            "python", "python", (".py", ".pyi"), "python.scm", "python",
+            wrappers=("decorated_definition",), docstrings=True,
+        ),
+        LanguageSpec(
+            "javascript", "javascript", (".js", ".mjs", ".cjs", ".jsx"), "javascript.scm", "js",
+            wrappers=_ECMA_WRAPPERS, leading=("decorator",),
+        ),
+        LanguageSpec(
+            "typescript", "typescript", (".ts", ".mts", ".cts"), "typescript.scm", "js",
+            wrappers=_ECMA_WRAPPERS + ("ambient_declaration",), leading=("decorator",),
+        ),
+        LanguageSpec(
+            "tsx", "tsx", (".tsx",), "tsx.scm", "js",
+            wrappers=_ECMA_WRAPPERS + ("ambient_declaration",), leading=("decorator",),
+        ),
+        LanguageSpec(
+            "go", "go", (".go",), "go.scm", "go",
+            wrappers=("type_declaration", "const_declaration"), package_scope=True,
+        ),
+        LanguageSpec(
+            "rust", "rust", (".rs",), "rust.scm", "rust",
+            comment_types=("line_comment", "block_comment"), leading=("attribute_item",),
+        ),
+        LanguageSpec(
+            "java", "java", (".java",), "java.scm", "java",
+            comment_types=("line_comment", "block_comment"),
+        ),
+    )
+}
+
+_BY_EXTENSION: Final = {ext: spec.name for spec in LANGUAGES.values() for ext in spec.extensions}
+
+# File names that stand for their folder, per language.
+_FOLDER_FILES: Final[dict[str, frozenset[str]]] = {
+    "python": frozenset({"__init__"}),
+    "javascript": frozenset({"index"}),
+    "typescript": frozenset({"index"}),
+    "tsx": frozenset({"index"}),
+    "rust": frozenset({"mod", "lib", "main"}),
+}
+
+# A query file may start with "; inherits: a, b" to include shared files (the JS family).
+_INHERITS: Final = re.compile(r"^;\s*inherits:\s*(.+)$", re.MULTILINE)
+
+
+def language_for(path: str) -> str | None:
+    """The registry name of the language of `path`, by extension; None when unsupported."""
+    name = path.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    if dot <= 0:
+        return None
+    return _BY_EXTENSION.get(name[dot:].lower())
+
+
+def module_name(path: str, language: str) -> str:
+    """The dotted module prefix of a repository path ("pkg/sub/mod.py" -> "pkg.sub.mod").
+
+    Folder-marker files (`__init__.py`, `index.ts`, `mod.rs`/`lib.rs`/`main.rs`) name their
+    folder; Go names the directory, so a Go file at the repository root gives "". Leading
+    "src/" or "lib/" segments are kept: we do not guess the package root.
+    """
+    parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
+    if not parts:
+        return ""
+    *folders, filename = parts
+    if language == "go":
+        return ".".join(folders)
+    stem = filename.rsplit(".", 1)[0] if "." in filename[1:] else filename
+    if language in ("typescript", "tsx") and stem.endswith(".d"):
+        stem = stem[: -len(".d")]  # "types.d.ts" declares the module "types"
+    if folders and stem in _FOLDER_FILES.get(language, ()):
+        return ".".join(folders)
+    return ".".join([*folders, stem])
+
+
+def qualify(module: str, local: str) -> str:
+    """Join a module prefix and a local qualified name, either of which may be empty."""
+    if module and local:
+        return f"{module}.{local}"
+    return module or local
+
+
+def query_source(language: str) -> str:
+    """The text of a language's query file, with its `; inherits:` files prepended."""
+    return _read_query(LANGUAGES[language].query_file, ())
+
+
+def _read_query(filename: str, seen: tuple[str, ...]) -> str:
+    if filename in seen:  # a cycle in "inherits" lines; stop rather than recurse forever
+        return ""
+    text = resources.files("maguyva_guard").joinpath("queries", filename).read_text("utf-8")
+    parts = []
+    for match in _INHERITS.finditer(text):
+        for base in match.group(1).split(","):
+            parts.append(_read_query(base.strip() + ".scm", (*seen, filename)))
+    parts.append(text)
+    return "\n".join(parts)
