@@ -1,0 +1,221 @@
+"""`maguyva-guard check` end to end on real repositories: every change kind, every diff mode,
+the first commit, binary files, comment-only edits, exit codes, and a repository left as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import git, write_files
+
+from maguyva_guard.cli import main
+
+CONFIG = (
+    "def parse_config(path):\n"
+    '    """Read the configuration file."""\n'
+    "    text = open(path).read()\n"
+    "    return dict(line.split('=') for line in text.splitlines())\n"
+    "\n"
+    "\n"
+    "class Loader:\n"
+    "    def parse_config(self, text):\n"
+    "        return text\n"
+    "\n"
+    "\n"
+    "TIMEOUT = 30\n"
+)
+CLI = (
+    "from app.config import Loader, parse_config\n"
+    "\n"
+    "\n"
+    "def main():\n"
+    "    # parse_config is only mentioned in this comment line\n"
+    "    return parse_config('a')\n"
+    "\n"
+    "\n"
+    "def other():\n"
+    "    return Loader().parse_config('x')\n"
+    "\n"
+    "\n"
+    "def top():\n"
+    "    return main()\n"
+)
+FILES = {"app/__init__.py": "", "app/config.py": CONFIG, "app/cli.py": CLI}
+
+
+def check(repo: Path, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["check", "--repo", str(repo), *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+def check_json(repo: Path, *args: str) -> dict:
+    code, out, err = check(repo, "--format", "json", *args)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def edit(repo: Path, rel: str, old: str, new: str, stage: bool = True) -> None:
+    path = repo / rel
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+    if stage:
+        git(repo, "add", rel)
+
+
+def callers(report: dict) -> set[tuple[str, str]]:
+    return {(a["path"], a["symbol"]) for a in report["affected"]}
+
+
+def test_signature_change_reports_callers_not_same_named_method(make_repo):
+    repo = make_repo(FILES)
+    edit(repo, "app/config.py", "def parse_config(path):", "def parse_config(path, strict):")
+    report = check_json(repo)
+    (sym,) = report["changed_symbols"]
+    assert sym["qualified_name"] == "app.config.parse_config"
+    assert sym["change"] == "signature_changed"
+    found = callers(report)
+    assert ("app/cli.py", "app.cli.main") in found
+    assert ("app/cli.py", "app.cli.other") not in found  # Loader().parse_config is Loader's
+    by_symbol = {a["symbol"]: a for a in report["affected"]}
+    assert by_symbol["app.cli.main"]["depth"] == 1
+    assert by_symbol["app.cli.top"]["depth"] == 2
+    assert by_symbol["app.cli.top"]["via"] == ["app.config.parse_config", "app.cli.main"]
+    assert "graph" in by_symbol["app.cli.main"]["modalities"]
+    assert report["head"] == "STAGED" and report["complete"] is True
+
+
+def test_text_report_names_callers_and_exit_code_follows_fail_on(make_repo):
+    repo = make_repo(FILES)
+    edit(repo, "app/config.py", "def parse_config(path):", "def parse_config(path, strict):")
+    code, out, _ = check(repo)
+    assert code == 0
+    assert "app.cli.main" in out and "signature changed" in out
+    code, _, _ = check(repo, "--fail-on", "medium")
+    assert code == 1  # a signature change with a direct caller is at least medium
+    code, _, _ = check(repo, "--fail-on", "high")
+    assert code == 0
+
+
+def test_body_change_is_modified(make_repo):
+    repo = make_repo(FILES)
+    edit(repo, "app/config.py", "    return dict(", "    return dict(  # noqa\n        ")
+    edit(repo, "app/config.py", "text = open(path).read()", "text = open(path).read().strip()")
+    report = check_json(repo)
+    assert [s["change"] for s in report["changed_symbols"]] == ["modified"]
+    assert ("app/cli.py", "app.cli.main") in callers(report)
+
+
+def test_comment_only_change_raises_no_alarm(make_repo):
+    repo = make_repo(FILES)
+    edit(repo, "app/config.py", '    text = open(path).read()\n',
+         '    # read it all at once\n    text = open(path).read()  # small files\n')
+    report = check_json(repo)
+    assert report["changed_symbols"] == [] and report["affected"] == []
+    code, out, _ = check(repo)
+    assert code == 0 and "No callers affected" in out
+
+
+def test_rename_is_looked_up_on_the_old_side(make_repo):
+    repo = make_repo(FILES)
+    edit(repo, "app/config.py", "def parse_config(path):", "def read_config(path):")
+    report = check_json(repo)
+    (sym,) = report["changed_symbols"]
+    assert sym["change"] == "renamed" and sym["name"] == "read_config"
+    assert sym["old_name"] == "parse_config"
+    assert ("app/cli.py", "app.cli.main") in callers(report)  # still calls the old name
+
+
+def test_removed_function_and_deleted_file(make_repo):
+    repo = make_repo(FILES)
+    git(repo, "rm", "-q", "app/config.py")
+    report = check_json(repo)
+    changes = {s["qualified_name"]: s["change"] for s in report["changed_symbols"]}
+    assert changes["app.config.parse_config"] == "removed"
+    assert changes["app.config.Loader"] == "removed"
+    found = callers(report)
+    assert ("app/cli.py", "app.cli.main") in found and ("app/cli.py", "app.cli.other") in found
+
+
+def test_added_function_has_no_callers(make_repo):
+    repo = make_repo(FILES)
+    edit(repo, "app/config.py", "TIMEOUT = 30\n", "TIMEOUT = 30\n\n\ndef fresh():\n    return 1\n")
+    report = check_json(repo)
+    assert [(s["name"], s["change"]) for s in report["changed_symbols"]] == [("fresh", "added")]
+    assert report["affected"] == []
+
+
+def test_base_and_head_modes_use_the_merge_base(make_repo):
+    repo = make_repo(FILES)
+    git(repo, "checkout", "-q", "-b", "feature")
+    edit(repo, "app/config.py", "def parse_config(path):", "def parse_config(path, strict):")
+    git(repo, "commit", "-q", "-m", "strict")
+    git(repo, "checkout", "-q", "main")
+    edit(repo, "app/cli.py", "def top():", "def top_level():")  # main moves on meanwhile
+    git(repo, "commit", "-q", "-m", "main moves")
+    report = check_json(repo, "--base", "main", "--head", "feature")
+    assert [s["name"] for s in report["changed_symbols"]] == ["parse_config"]  # not top
+    assert report["head"] == git(repo, "rev-parse", "feature").strip()
+    git(repo, "checkout", "-q", "feature")
+    report = check_json(repo, "--base", "main")
+    assert [s["name"] for s in report["changed_symbols"]] == ["parse_config"]
+
+
+def test_first_commit_and_binary_file(make_repo):
+    repo = make_repo({}, commit=False)
+    write_files(repo, FILES)
+    (repo / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0binary")
+    git(repo, "add", "-A")
+    report = check_json(repo)
+    assert report["base"] is None
+    assert {s["change"] for s in report["changed_symbols"]} == {"added"}
+    assert not any(f["path"] == "logo.png" for f in report["fallbacks"])
+
+
+def test_module_level_change_falls_back_to_text_and_says_lower_bound(make_repo):
+    repo = make_repo({**FILES, "app/settings.py": "MODE = 'fast'\nprint('mode', MODE)\n",
+                      "app/use.py": "def use():\n    return 'fast-path-token'\n"})
+    edit(repo, "app/settings.py", "print('mode', MODE)", "print('fast-path-token', MODE)")
+    report = check_json(repo)
+    (fb,) = report["fallbacks"]
+    assert fb["path"] == "app/settings.py" and '"fast-path-token"' in fb["queries"]
+    assert ("app/use.py", "app.use.use") in callers(report)
+    assert report["complete"] is False
+    code, out, _ = check(repo)
+    assert "lower bound" in out
+
+
+def test_bad_input_is_one_line_and_exit_2(make_repo, tmp_path):
+    repo = make_repo(FILES)
+    code, out, err = check(repo, "--base", "no-such-rev")
+    assert code == 2 and err.count("\n") == 1 and "no-such-rev" in err
+    code, _, err = check(tmp_path / "nowhere")
+    assert code == 2
+    code, _, err = check(repo, "--head", "HEAD")
+    assert code == 2 and "--head" in err
+
+
+def snapshot(repo: Path) -> dict[str, str]:
+    """Every file of the working tree and of .git except our own index folder."""
+    out = {}
+    for path in sorted(repo.rglob("*")):
+        if path.is_file() and "maguyva-guard" not in path.parts:
+            out[str(path.relative_to(repo))] = hashlib.sha1(path.read_bytes()).hexdigest()
+    return out
+
+
+@pytest.mark.parametrize("args", [(), ("--base", "HEAD~1"), ("--format", "sarif")])
+def test_repository_is_byte_identical_after_check(make_repo, args):
+    repo = make_repo(FILES)
+    edit(repo, "app/cli.py", "def other():", "def other2():", stage=False)
+    git(repo, "commit", "-qam", "second")
+    edit(repo, "app/config.py", "def parse_config(path):", "def parse_config(path, s):")
+    edit(repo, "app/cli.py", "def top():", "def top2():", stage=False)  # unstaged too
+    before = snapshot(repo)
+    code, _, err = check(repo, *args)
+    assert code == 0, err
+    assert snapshot(repo) == before
