@@ -59,8 +59,18 @@ def marker_comment(text: str | None) -> str:
     return f"<!-- {inner} -->"
 
 
+def first_line(text: str) -> str:
+    return text.split("\n", 1)[0].strip()
+
+
 def compose(body: str, marker: str) -> str:
-    """The comment: the marker line, then the body, cut at a line to fit GitHub's limit."""
+    """The comment: the marker line, then the body, cut at a line to fit GitHub's limit.
+
+    The marker is the first line, which is where `_find` looks for it: a report that quotes
+    another marker further down (check's Markdown starts with the default one) is not ours.
+    """
+    if first_line(body) == marker:  # check's Markdown report carries the default marker
+        body = body.split("\n", 1)[1] if "\n" in body else ""
     head = marker + "\n"
     if len(head) + len(body) <= MAX_BODY_CHARS:
         return head + body
@@ -117,7 +127,7 @@ def _find(api: Api, path: str, marker: str) -> int | None:
         response = api.request("GET", url)
         page = _expect(response, {200}, "list the pull request's comments")
         for item in page if isinstance(page, list) else []:
-            if marker in (item.get("body") or ""):
+            if first_line(item.get("body") or "") == marker:
                 return int(item["id"])
         url = response.next_link()  # Api refuses one outside the base URL
     raise FatalError(f"more than {MAX_PAGES} pages of comments; giving up")

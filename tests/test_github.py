@@ -197,6 +197,20 @@ def test_custom_markers_keep_separate_comments(api, tmp_path):
                       "<!-- maguyva-guard:backend -->\nbackend 2\n"]
 
 
+def test_a_report_that_carries_the_marker_gets_it_once(api, tmp_path):
+    assert run(api, tmp_path, f"{MARKER}\n## report\n").exit_code == 0
+    assert [c["body"] for c in api.comments.values()] == [f"{MARKER}\n## report\n"]
+
+
+def test_only_the_first_line_marks_our_comment(api, tmp_path):
+    quoted = api.add(f"> quoting the bot:\n> {MARKER}\n")
+    custom = api.add(f"<!-- maguyva-guard:web -->\n{MARKER}\nweb report\n")
+    assert "created" in run(api, tmp_path, "report\n").output
+    assert api.comments[quoted]["body"] == f"> quoting the bot:\n> {MARKER}\n"
+    assert api.comments[custom]["body"].endswith("web report\n")
+    assert len(api.comments) == 3
+
+
 @pytest.mark.parametrize(
     ("extra", "token", "message"),
     [
