@@ -232,11 +232,12 @@ def test_the_check_step_writes_the_report_the_summary_and_the_outputs(make_repo,
     git(repo, "commit", "-q", "-am", "strict")
     code, log, outputs = run_step("check", repo, tmp_path, GUARD_PYTHON=sys.executable,
                                   BASE=base, PRESET="default", DEPTH="2", FAIL_ON=fail_on,
-                                  SARIF="true")
+                                  SARIF="true", REPO_URL="https://github.com/octo/widgets")
     assert code == 0, log
     assert outputs["status"] == status
     assert outputs["risk"] in ("medium", "high") and int(outputs["affected-count"]) >= 1
     report = Path(outputs["report-path"]).read_text()
     assert "pkg/cli.py" in report
+    assert "https://github.com/octo/widgets/blob/" in report
     assert report in (tmp_path / "step_summary").read_text()
     assert json.loads(Path(outputs["sarif-path"]).read_text())["version"] == "2.1.0"
