@@ -11,7 +11,10 @@ The plan (SPEC 3, 4):
   see intent.is_ordinary, or a resolved `target` passed by the caller) takes the direct
   path: only spec.dominant_modality runs. If that modality fails or finds nothing, the
   rest of the preset runs and the answer is fused after all: a zero-result direct answer is
-  the failure the classifier exists to avoid (SPEC 6).
+  the failure the classifier exists to avoid (SPEC 6);
+- a caller that names the intent (`intent=`, the guard of SPEC 7) gets it at
+  spec.CONF_GIVEN and always the fused path: the direct path is the classifier's decision,
+  and the guard wants every modality's evidence for each caller.
 
 Scores on the direct path (and under quick) go through the same formula as fusion, with the
 profile's weight and the preset's k (quick has no k and borrows the default preset's): a

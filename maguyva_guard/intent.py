@@ -29,6 +29,8 @@ precompiled regular expressions and set look-ups, no model. The rows, in order:
   6. "how", "why", "explain", "architecture" and the like: understand_code, 0.75.
   7. nothing matched: understand_code, 0.40, the honest fallback of SPEC 6.
 
+A caller that knows the intent (the guard, SPEC 7) names it with `given()` instead.
+
 The phrases of rows 2, 3 and 6 are looked for outside quotes only: `grep "blast radius"`
 asks for the literal, not for an impact analysis.
 """
