@@ -54,9 +54,13 @@ class Item:
         self.parent = ""
         self.bases: list[str] = []
 
-    def add_base(self, position: int, base: str) -> None:
-        """Record a base class written in this definition's header (not one in its body)."""
-        if self.is_definition and (self.body is None or position < self.body.start_byte):
+    def add_base(self, base: str) -> None:
+        """Record a base (base class, interface, embedded type) of this definition.
+
+        Called for inheritance references whose innermost enclosing item is this one, so a
+        nested class's bases stay with the nested class.
+        """
+        if self.is_definition:
             self.bases.append(base)
 
 

@@ -17,7 +17,7 @@ _TIGHT: Final = re.compile(r"\s*(\?\.|\.|::|->)\s*|([(\[])\s+|\s+([)\]])")
 _IDENTIFIER: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _COMMENT_MARKS: Final = re.compile(r"^\s*(?:/\*+!?|\*+/?|//[/!]?|#+)?\s?")
 _STRING_PREFIX: Final = re.compile(r"^[rRuUbBfF]{0,2}('''|\"\"\"|'|\")")
-_PUNCT_END: Final = ("{", ":")
+_PUNCT_END: Final = ("{", ":", ";")
 
 
 def text(source: bytes, node: Node) -> str:
@@ -44,7 +44,7 @@ def prefix_receiver(source: bytes, node: Node, name: Node) -> str:
     for separator in ("::", "?.", ".", "->"):
         if raw.endswith(separator):
             return raw[: -len(separator)]
-    return raw.rstrip()
+    return ""  # not a qualifier ("new " before a constructor)
 
 
 def signature(source: bytes, start: int, node: Node, body: Node | None) -> str:

@@ -335,7 +335,7 @@ class _Collected:
             else:
                 append((key, Reference("", name, kind, line, scope, receiver, "", "")))
                 if kind is INHERIT and owner >= 0:
-                    items[owner].add_base(key, normalize(text(source, node)))
+                    items[owner].add_base(normalize(text(source, node)))
         return found
 
 

@@ -72,9 +72,12 @@
 (keyword_argument value: (identifier) @name @reference.use)
 (keyword_argument value: (attribute object: (_) @receiver attribute: (identifier) @name)
   @reference.use)
-([(list) (tuple) (set)] (identifier) @name @reference.use)
-([(list) (tuple) (set)] (attribute object: (_) @receiver attribute: (identifier) @name)
-  @reference.use)
+[(list (identifier) @name @reference.use)
+ (tuple (identifier) @name @reference.use)
+ (set (identifier) @name @reference.use)]
+[(list (attribute object: (_) @receiver attribute: (identifier) @name) @reference.use)
+ (tuple (attribute object: (_) @receiver attribute: (identifier) @name) @reference.use)
+ (set (attribute object: (_) @receiver attribute: (identifier) @name) @reference.use)]
 (pair value: (identifier) @name @reference.use)
 (pair value: (attribute object: (_) @receiver attribute: (identifier) @name) @reference.use)
 (assignment right: (identifier) @name @reference.use)
