@@ -192,6 +192,12 @@ def test_every_line_of_a_file_up_to_the_cap_and_the_limit(indexed):
     assert len(search(store, "target", limit=7)) == 7
 
 
+def test_a_literal_spanning_lines_reports_both_ends(indexed):
+    store = indexed({"q.sql": "SELECT 1;\nDELETE FROM users\nWHERE id = 1;\n"})
+    hits = search(store, "users\nWHERE")
+    assert [(h.line_start, h.line_end) for h in hits] == [(2, 3)]
+
+
 def test_a_line_with_more_of_the_terms_ranks_first(indexed):
     store = indexed({"a.py": "load()\nsave()\nload(); save()\n"})
     hits = search(store, "load", "save")
