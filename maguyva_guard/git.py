@@ -12,8 +12,9 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import IO, NamedTuple
 
@@ -123,6 +124,15 @@ def resolve(repo: Path | str, rev: str) -> str:
     return proc.stdout.decode().strip()
 
 
+def tree_id(repo: Path | str, rev: str) -> str:
+    """The id of a revision's tree (the same content always has the same tree id)."""
+    proc = run(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{tree}}",
+               check=False)
+    if proc.returncode != 0:
+        raise FatalError(f"unknown revision: {rev}")
+    return proc.stdout.decode().strip()
+
+
 def head_commit(repo: Path | str) -> str | None:
     """HEAD's commit id, or None in a repository with no commit yet (an unborn HEAD)."""
     proc = run(repo, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False)
@@ -159,13 +169,19 @@ def ls_tree(repo: Path | str, rev: str) -> dict[str, Entry]:
     return entries
 
 
-def ls_index(repo: Path | str, sizes: bool = True) -> dict[str, Entry]:
+def ls_index_raw(repo: Path | str) -> bytes:
+    """`git ls-files -s -z` as git prints it: a cheap fingerprint of the staged view."""
+    return run(repo, "ls-files", "-s", "-z").stdout
+
+
+def ls_index(repo: Path | str, sizes: bool = True, raw: bytes | None = None) -> dict[str, Entry]:
     """The staged index (GIT_INDEX_FILE honoured): path -> Entry.
 
     Sizes come from one `cat-file --batch-check`; with sizes=False they are -1 (cheaper
-    when the caller only needs sizes of blobs it has not seen yet: see blob_sizes).
+    when the caller only needs sizes of blobs it has not seen yet: see blob_sizes). `raw`
+    is ls_index_raw's output, when the caller has it already.
     """
-    out = run(repo, "ls-files", "-s", "-z").stdout
+    out = ls_index_raw(repo) if raw is None else raw
     staged: dict[str, tuple[str, str, str]] = {}  # path -> (stage, mode, blob)
     for record in out.split(b"\0"):
         if not record:
@@ -266,6 +282,11 @@ def read_blobs(repo: Path | str, ids: Iterable[str]) -> dict[str, bytes]:
     """Many blobs by id through one cat-file process; missing ids are left out."""
     with BlobReader(repo) as reader:
         return {i: data for i, data in reader.read_many(ids) if data is not None}
+
+
+def read_blobs_for(repo: Path | str) -> Callable[[Iterable[str]], dict[str, bytes]]:
+    """read_blobs bound to one repository (what changes.compute takes as its reader)."""
+    return partial(read_blobs, repo)
 
 
 def _diff_args(base: str | None, head: str | None) -> list[str]:

@@ -1,29 +1,34 @@
 """Bring the index up to date with a view (the staged index, or a commit's tree).
 
-Only blobs the index has never seen are read (one `git cat-file --batch`) and parsed; a
-view that did not change costs one `git ls-files` and one query. Parsing runs in worker
-processes when there are many new blobs. All writes of one update are one transaction.
+Only blobs the index has never seen are read and parsed (blobparse.py); a view that did not
+change costs one `git ls-files` and one query. All writes of one update are one transaction:
+a run killed half-way leaves the previous view intact.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
-import os
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
-from maguyva_guard import classify, git
-from maguyva_guard.records import FileSymbols
-from maguyva_guard.store import BlobRecord, FileInfo, Store, StoreWriter
+from maguyva_guard import blobparse, classify, git
+from maguyva_guard.blobparse import Progress
+from maguyva_guard.store import FileInfo, Store
+from maguyva_guard.storewrite import StoreWriter
 
-Progress = Callable[[int, int], None]  # (done, total) blobs parsed
 View = Mapping[str, git.Entry]  # path -> entry; size -1 when not known yet
-Texts = list[tuple[str, str]]  # (blob, decoded content) for the text retriever
-
-PARALLEL_MIN_BLOBS = 200  # below this, starting workers costs more than it saves
-PARALLEL_BATCH = 32  # blobs per task sent to a worker
 STAGED = "staged"  # the label of the staged-index view in meta "view"
+# The sources whose change changes what is extracted from a blob: records parsed by another
+# version are dropped (blob-addressed records would otherwise outlive the code that made them).
+EXTRACTOR_SOURCES = ("languages.py", "symbol*.py", "classify.py", "queries/*.scm")
+
+__all__ = ["IndexStats", "Progress", "View", "ensure_parsed", "index_repo", "staged_view",
+           "tree_view", "update", "update_tree"]
 
 
 @dataclass(frozen=True)
@@ -44,60 +49,130 @@ def tree_view(store: Store, rev: str) -> dict[str, git.Entry]:
     return git.ls_tree(store.root, git.resolve(store.root, rev))
 
 
+def index_repo(path: str, rebuild: bool = False,
+               progress: Progress | None = None) -> IndexStats:
+    """`maguyva-guard index`: open (or rebuild) the repository's index and update it."""
+    with Store.open(path, rebuild=rebuild) as store:
+        return update(store, progress=progress)
+
+
 def update(store: Store, view: View | None = None, *, label: str = STAGED,
            max_size: int = classify.MAX_FILE_BYTES,
            progress: Progress | None = None) -> IndexStats:
-    """Make `view` (default: the staged index) the index's current view."""
+    """Make `view` (default: the staged index) the index's current view.
+
+    `label` names the view in meta "view" ("staged", or "tree:<commit>" from update_tree).
+    An unchanged view is recognised by a digest of git's own listing, before any parsing.
+    """
     started = time.perf_counter()
     with store.lock():
-        entries = staged_view(store) if view is None else view
-        old = store.files()
-        new = {p: FileInfo(e.blob, _language(p), "") for p, e in entries.items()}
+        _check_extractor(store)
+        raw = git.ls_index_raw(store.root) if view is None else None
+        digest = _digest(raw) if raw is not None else _view_digest(view or {})
         store.parse_count = 0
-        if _same_view(old, new):
+        if store.meta_get("view_digest") == digest:
             if store.meta_get("view") != label:
                 store.meta_set("view", label)
-            return _stats(store, len(new), 0, started)
-        writer = store.writer()
-        fresh = _new_blobs(writer, old, entries)
-        records, texts = _index_blobs(store, fresh, max_size, progress)
-        status = {r.blob: r.status for r in records}
-        status.update(_statuses(store, {p: e.blob for p, e in entries.items()}, status))
-        final = {p: FileInfo(i.blob, i.language, classify.file_category(p, status.get(i.blob, "")))
-                 for p, i in new.items()}
-        with store.transaction():
-            writer.add_blobs(records)
-            _text_hook("index_contents", store, texts)
-            writer.set_view(old, final)
-            _text_hook("drop_blobs", store, writer.collect_garbage())
-            symbols, references = writer.view_counts()
-            store.meta_set("view", label)
-            store.meta_set("counts", f"{symbols} {references}")
-        store.parse_count = sum(1 for r in records if r.symbols is not None)
-        _semantic_refresh(store, progress)
-        return _stats(store, len(new), store.parse_count, started)
+            return _stats(store, -1, 0, started)
+        entries = git.ls_index(store.root, sizes=False, raw=raw) if view is None else view
+        return _update(store, entries, digest, label, max_size, progress, started)
+
+
+def update_tree(store: Store, rev: str, *, max_size: int = classify.MAX_FILE_BYTES,
+                progress: Progress | None = None) -> IndexStats:
+    """Make a revision's tree the current view (a tree id is its own digest)."""
+    started = time.perf_counter()
+    with store.lock():
+        _check_extractor(store)
+        tree = git.tree_id(store.root, rev)
+        label = f"tree:{git.resolve(store.root, rev)}"
+        store.parse_count = 0
+        if store.meta_get("view_digest") == f"tree:{tree}":
+            if store.meta_get("view") != label:
+                store.meta_set("view", label)
+            return _stats(store, -1, 0, started)
+        entries = git.ls_tree(store.root, tree)
+        return _update(store, entries, f"tree:{tree}", label, max_size, progress, started)
+
+
+def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
+            progress: Progress | None, started: float) -> IndexStats:
+    old = store.files()
+    writer = store.writer()
+    fresh = _new_blobs(writer, old, entries)
+    with store.transaction():
+        outcome = blobparse.index_blobs(
+            str(store.root), writer, fresh, language_of, max_size, progress,
+            meanwhile=lambda texts: _text_hook("index_contents", store, texts))
+        writer.set_view(old, _final_view(store, old, entries, outcome.status))
+        _text_hook("drop_blobs", store, writer.collect_garbage())
+        symbols, references = writer.view_counts()
+        store.meta_set("view", label)
+        store.meta_set("view_digest", digest)
+        store.meta_set("counts", f"{len(entries)} {symbols} {references}")
+    store.parse_count = outcome.parsed
+    _semantic_refresh(store, progress)
+    return _stats(store, len(entries), outcome.parsed, started)
+
+
+@lru_cache(maxsize=1)
+def extractor_fingerprint() -> str:
+    """A digest of the package version and of the extraction code and queries."""
+    import maguyva_guard
+
+    package = Path(maguyva_guard.__file__).parent
+    h = hashlib.sha1(maguyva_guard.__version__.encode())
+    for pattern in EXTRACTOR_SOURCES:
+        for source in sorted(package.glob(pattern)):
+            h.update(source.name.encode() + b"\0" + source.read_bytes())
+    return h.hexdigest()
+
+
+def _check_extractor(store: Store) -> None:
+    """Forget every record if another version of the extractor made them."""
+    fingerprint = extractor_fingerprint()
+    if store.meta_get("extractor") == fingerprint:
+        return
+    with store.transaction():
+        store.writer().forget_all()
+        store.meta_set("extractor", fingerprint)
+
+
+def _digest(raw: bytes) -> str:
+    return "index:" + hashlib.sha1(raw).hexdigest()
+
+
+def _view_digest(view: View) -> str:
+    h = hashlib.sha1()
+    for path, e in sorted(view.items()):
+        h.update(f"{path}\0{e.blob}\0".encode("utf-8", "surrogateescape"))
+    return "view:" + h.hexdigest()
 
 
 def ensure_parsed(store: Store, blobs: Mapping[str, str],
                   max_size: int = classify.MAX_FILE_BYTES) -> int:
-    """Index blobs outside the current view ({blob: a path it sits at}): for a diff's old
-    side. They are kept until the view changes twice. Returns how many were parsed."""
+    """Index blobs outside the current view ({blob: a path it sits at}), e.g. a diff's old
+    side, so that `store.symbols_of` answers for them. They are kept until the view changes
+    (the garbage collector keeps only the current and the previous view). Returns how many
+    were parsed."""
     with store.lock():
+        _check_extractor(store)
         writer = store.writer()
-        missing = set(blobs) - writer.known(blobs)
-        fresh = {b: blobs[b] for b in missing}
-        records, texts = _index_blobs(store, {b: (p, -1) for b, p in fresh.items()}, max_size)
+        fresh = {b: (p, -1) for b, p in blobs.items() if b not in writer.known(blobs)}
+        if not fresh:
+            return 0
         with store.transaction():
-            writer.add_blobs(records)
-            _text_hook("index_contents", store, texts)
-        return sum(1 for r in records if r.symbols is not None)
+            outcome = blobparse.index_blobs(
+                str(store.root), writer, fresh, language_of, max_size,
+                meanwhile=lambda texts: _text_hook("index_contents", store, texts))
+        return outcome.parsed
 
 
-def _same_view(old: Mapping[str, FileInfo], new: Mapping[str, FileInfo]) -> bool:
-    if len(old) != len(new):
-        return False
-    return all((o := old.get(p)) is not None and o.blob == i.blob and o.language == i.language
-               for p, i in new.items())
+@lru_cache(maxsize=1 << 17)
+def language_of(path: str) -> str | None:
+    from maguyva_guard import languages
+
+    return languages.language_for(path)
 
 
 def _new_blobs(writer: StoreWriter, old: Mapping[str, FileInfo],
@@ -112,90 +187,25 @@ def _new_blobs(writer: StoreWriter, old: Mapping[str, FileInfo],
     return {b: v for b, v in candidates.items() if b not in known}
 
 
-def _statuses(store: Store, paths: Mapping[str, str], have: Mapping[str, str]) -> dict[str, str]:
-    """Statuses of the view's already-indexed blobs (for the generated category)."""
-    wanted = {b for b in paths.values() if b not in have}
-    rows = store.conn.execute("SELECT blob, status FROM blobs WHERE status != ?",
-                              (classify.PARSED,))
-    return {b: s for b, s in rows if b in wanted}
+def _final_view(store: Store, old: Mapping[str, FileInfo], entries: View,
+                fresh_status: Mapping[str, str]) -> dict[str, FileInfo]:
+    """Path -> FileInfo; unchanged paths keep theirs, changed ones are classified."""
+    changed = {p: e.blob for p, e in entries.items() if (o := old.get(p)) is None
+               or o.blob != e.blob}
+    status = dict(fresh_status)
+    missing = {b for b in changed.values() if b not in status}
+    if missing:
+        rows = store.conn.execute("SELECT oid, status FROM blobs WHERE status != ?",
+                                  (classify.PARSED,))
+        status.update((b, s) for b, s in rows if b in missing)
+    view = {p: old[p] for p in entries if p not in changed}
+    for p, blob in changed.items():
+        category = classify.file_category(p, status.get(blob, classify.PARSED))
+        view[p] = FileInfo(blob, language_of(p), category)
+    return view
 
 
-def _index_blobs(store: Store, fresh: Mapping[str, tuple[str, int]], max_size: int,
-                 progress: Progress | None = None) -> tuple[list[BlobRecord], Texts]:
-    """Read, classify and parse new blobs: their records, and (blob, text) for text search."""
-    unknown = [b for b, (_, size) in fresh.items() if size < 0]
-    sizes = {b: size for b, (_, size) in fresh.items()}
-    sizes.update(git.blob_sizes(store.root, unknown) if unknown else {})
-    wanted = [b for b in fresh if 0 <= sizes.get(b, -1) <= max_size]
-    with git.BlobReader(store.root) as reader:
-        contents = {b: data for b, data in reader.read_many(wanted) if data is not None}
-    records: dict[str, BlobRecord] = {}
-    texts: list[tuple[str, str]] = []
-    jobs: list[tuple[str, bytes, str]] = []
-    for blob, (path, _) in fresh.items():
-        data, size, language = contents.get(blob, b""), sizes.get(blob, 0), _language(path)
-        status = classify.blob_status(data, size, language, max_size)
-        if status == classify.PARSED and classify.path_category(path) == classify.GENERATED:
-            status = classify.SKIPPED_GENERATED
-        if blob in contents and status not in (classify.SKIPPED_BINARY, classify.SKIPPED_SIZE):
-            texts.append((blob, data.decode("utf-8", "replace")))
-        if status == classify.PARSED and language is not None:
-            jobs.append((blob, data, language))
-        records[blob] = BlobRecord(blob, language, size, status)
-    for blob, symbols in _parse_all(jobs, progress):
-        rec = records[blob]
-        status = classify.PARSED if symbols is not None else classify.SKIPPED_ERROR
-        records[blob] = BlobRecord(blob, rec.language, rec.size, status, symbols)
-    return list(records.values()), texts
-
-
-def _parse_all(jobs: list[tuple[str, bytes, str]],
-               progress: Progress | None) -> Iterable[tuple[str, FileSymbols | None]]:
-    """Parse in-process, or in worker processes when there are many blobs."""
-    total = len(jobs)
-    workers = os.cpu_count() or 1
-    if total < PARALLEL_MIN_BLOBS or workers < 2:
-        for done, job in enumerate(jobs, 1):
-            yield _parse_one(job)
-            if progress:
-                progress(done, total)
-        return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    batches = [jobs[i : i + PARALLEL_BATCH] for i in range(0, total, PARALLEL_BATCH)]
-    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    done = 0
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        for future in as_completed([pool.submit(_parse_batch, b) for b in batches]):
-            results = future.result()
-            yield from results
-            done += len(results)
-            if progress:
-                progress(done, total)
-
-
-def _parse_batch(jobs: list[tuple[str, bytes, str]]) -> list[tuple[str, FileSymbols | None]]:
-    return [_parse_one(job) for job in jobs]
-
-
-def _parse_one(job: tuple[str, bytes, str]) -> tuple[str, FileSymbols | None]:
-    from maguyva_guard import symbols
-
-    blob, data, language = job
-    try:
-        return blob, symbols.extract(data, language)
-    except Exception:  # noqa: BLE001 - one file a grammar chokes on must not stop the index
-        return blob, None
-
-
-def _language(path: str) -> str | None:
-    from maguyva_guard import languages
-
-    return languages.language_for(path)
-
-
-def _text_hook(name: str, store: Store, items: list) -> None:  # type: ignore[type-arg]
+def _text_hook(name: str, store: Store, items: list[Any]) -> None:
     """Hand contents to the text retriever's own tables, when that module exists."""
     if not items or importlib.util.find_spec("maguyva_guard.retrievers.text") is None:
         return
@@ -217,13 +227,7 @@ def _semantic_refresh(store: Store, progress: Progress | None) -> None:
 
 
 def _stats(store: Store, files: int, parsed: int, started: float) -> IndexStats:
-    counts = (store.meta_get("counts") or "0 0").split()
-    return IndexStats(files, parsed, int(counts[0]), int(counts[1]),
+    counts = (store.meta_get("counts") or "0 0 0").split()
+    files = files if files >= 0 else int(counts[0])
+    return IndexStats(files, parsed, int(counts[1]), int(counts[2]),
                       time.perf_counter() - started)
-
-
-def index_repo(path: str, rebuild: bool = False,
-               progress: Progress | None = None) -> IndexStats:
-    """`maguyva-guard index`: open (or rebuild) the repository's index and update it."""
-    with Store.open(path, rebuild=rebuild) as store:
-        return update(store, progress=progress)

@@ -12,41 +12,46 @@ open or to pass `PRAGMA quick_check`, is moved aside and rebuilt (storefile.py).
 Format changelog (bump SCHEMA_VERSION, and the file name with it, on any change):
   0: prototype (tests/fixtures/index-v0.sqlite); never released
   1: first format
+  2: integer blob ids in defs/refs/chunks (a third smaller, appends instead of random
+     inserts into the blob indexes); files.blob_id for the joins
 """
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from maguyva_guard import git, storefile
 from maguyva_guard.errors import FatalError
 from maguyva_guard.records import Chunk, Definition, FileSymbols, Reference
 
-SCHEMA_VERSION = 1
+if TYPE_CHECKING:
+    from maguyva_guard.storewrite import StoreWriter
+
+SCHEMA_VERSION = 2
 INDEX_DIRNAME = "maguyva-guard"
-_SEP = "\x1f"  # joins a class's bases in one column (a base's text may hold any printable)
+BASES_SEP = "\x1f"  # joins a class's bases in one column (a base's text may hold any printable)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS blobs(blob TEXT PRIMARY KEY, language TEXT, size INTEGER NOT NULL,
-    status TEXT NOT NULL, parse_errors INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS defs(blob TEXT NOT NULL, name TEXT NOT NULL, qname TEXT NOT NULL,
+CREATE TABLE IF NOT EXISTS blobs(id INTEGER PRIMARY KEY, oid TEXT NOT NULL UNIQUE,
+    language TEXT, size INTEGER NOT NULL, status TEXT NOT NULL,
+    parse_errors INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS defs(blob INTEGER NOT NULL, name TEXT NOT NULL, qname TEXT NOT NULL,
     kind TEXT NOT NULL, line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
     signature TEXT NOT NULL, doc TEXT NOT NULL, parent TEXT NOT NULL, bases TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS refs(blob TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
+CREATE TABLE IF NOT EXISTS refs(blob INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
     line INTEGER NOT NULL, scope TEXT NOT NULL, receiver TEXT NOT NULL, target TEXT NOT NULL,
     alias TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS chunks(blob TEXT NOT NULL, symbol TEXT NOT NULL,
+CREATE TABLE IF NOT EXISTS chunks(blob INTEGER NOT NULL, symbol TEXT NOT NULL,
     line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, hash TEXT NOT NULL,
     text TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, blob TEXT NOT NULL, language TEXT,
-    category TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, blob TEXT NOT NULL,
+    blob_id INTEGER NOT NULL, language TEXT, category TEXT NOT NULL);
 -- The previous view, as the paths where it differs from `files` (blob NULL: absent then).
 CREATE TABLE IF NOT EXISTS previous(path TEXT PRIMARY KEY, blob TEXT);
 CREATE INDEX IF NOT EXISTS defs_name ON defs(name);
@@ -54,7 +59,9 @@ CREATE INDEX IF NOT EXISTS defs_blob ON defs(blob);
 CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
 CREATE INDEX IF NOT EXISTS refs_blob ON refs(blob);
 CREATE INDEX IF NOT EXISTS chunks_blob ON chunks(blob);
-CREATE INDEX IF NOT EXISTS files_blob ON files(blob);
+CREATE INDEX IF NOT EXISTS files_blob ON files(blob_id);
+CREATE INDEX IF NOT EXISTS files_oid ON files(blob);
+CREATE INDEX IF NOT EXISTS previous_blob ON previous(blob);
 """
 
 _DEF_FIELDS = ("d.name, d.qname, d.kind, d.line_start, d.line_end, d.signature, d.doc, "
@@ -64,22 +71,12 @@ _DEF_COLS = f"f.path, f.language, {_DEF_FIELDS}"
 _REF_COLS = f"f.path, f.language, {_REF_FIELDS}"
 
 
-@dataclass(frozen=True)
-class FileInfo:
+class FileInfo(NamedTuple):
+    """A path of the current view. A NamedTuple: files() makes thousands of them per run."""
+
     blob: str
     language: str | None
     category: str
-
-
-@dataclass(frozen=True)
-class BlobRecord:
-    """What the indexer learnt about one blob (symbols None unless status is "parsed")."""
-
-    blob: str
-    language: str | None
-    size: int
-    status: str
-    symbols: FileSymbols | None = None
 
 
 @lru_cache(maxsize=65536)
@@ -134,6 +131,7 @@ class Store:
             self._reader.close()
             self._reader = None
         self.conn.close()
+        storefile.mark_clean(self.path)
 
     def __enter__(self) -> Store:
         return self
@@ -165,6 +163,8 @@ class Store:
         return row[0] if row else default
 
     def writer(self) -> StoreWriter:
+        from maguyva_guard.storewrite import StoreWriter
+
         return StoreWriter(self.conn)
 
     def meta_set(self, key: str, value: str) -> None:
@@ -205,7 +205,7 @@ class Store:
             # A range rather than LIKE: LIKE ignores case and cannot use the index.
             where += f"{' AND' if where else ' WHERE'} d.name >= ? AND d.name < ?"
             args = (*args, name_prefix, name_prefix + "\U0010ffff")
-        sql = f"SELECT {_DEF_COLS} FROM defs d JOIN files f ON f.blob = d.blob{where}"
+        sql = f"SELECT {_DEF_COLS} FROM defs d JOIN files f ON f.blob_id = d.blob{where}"
         found = [_definition(row) for row in self.conn.execute(sql, args)]
         if qualified_name is not None:
             found = [d for d in found if d.qualified_name == qualified_name]
@@ -222,7 +222,7 @@ class Store:
             marks = ",".join("?" * len(kind_set))
             where += f"{' AND' if where else ' WHERE'} r.kind IN ({marks})"
             args = (*args, *kind_set)
-        sql = f"SELECT {_REF_COLS} FROM refs r JOIN files f ON f.blob = r.blob{where}"
+        sql = f"SELECT {_REF_COLS} FROM refs r JOIN files f ON f.blob_id = r.blob{where}"
         return [_reference(row) for row in self.conn.execute(sql, args)]
 
     def references_in(self, path: str) -> list[Reference]:
@@ -231,7 +231,7 @@ class Store:
     def chunks(self) -> Iterator[tuple[str, Chunk]]:
         """(content hash, chunk) for every chunk of the current view."""
         sql = ("SELECT f.path, f.language, c.symbol, c.line_start, c.line_end, c.hash, c.text "
-               "FROM chunks c JOIN files f ON f.blob = c.blob")
+               "FROM chunks c JOIN files f ON f.blob_id = c.blob")
         for path, language, symbol, start, end, digest, text in self.conn.execute(sql):
             prefix = module_prefix(path, language)
             yield digest, Chunk(path, qualify(prefix, symbol), start, end, text)
@@ -239,19 +239,21 @@ class Store:
     def symbols_of(self, blob: str, path: str) -> FileSymbols | None:
         """Everything indexed for a blob, as if it sat at `path` (any revision's blob).
 
-        None when the blob is not indexed (see indexer.ensure_parsed).
+        None when the blob is not indexed (see indexer.ensure_parsed), or was not parsed
+        (binary, too large, generated, no grammar for its language).
         """
         row = self.conn.execute(
-            "SELECT language, parse_errors FROM blobs WHERE blob = ?", (blob,)).fetchone()
+            "SELECT id, language, parse_errors FROM blobs WHERE oid = ? AND status = 'parsed'",
+            (blob,)).fetchone()
         if row is None:
             return None
-        language, errors = row
-        args = (path, language, blob)
+        blob_id, language, errors = row
+        args = (path, language, blob_id)
         defs = self.conn.execute(f"SELECT ?, ?, {_DEF_FIELDS} FROM defs d WHERE d.blob = ?", args)
         refs = self.conn.execute(f"SELECT ?, ?, {_REF_FIELDS} FROM refs r WHERE r.blob = ?", args)
         prefix = module_prefix(path, language)
         chunks = self.conn.execute(
-            "SELECT symbol, line_start, line_end, text FROM chunks WHERE blob = ?", (blob,))
+            "SELECT symbol, line_start, line_end, text FROM chunks WHERE blob = ?", (blob_id,))
         return FileSymbols(
             language=language or "",
             definitions=tuple(_definition(r) for r in defs),
@@ -259,6 +261,18 @@ class Store:
             chunks=tuple(Chunk(path, qualify(prefix, s), a, b, t) for s, a, b, t in chunks),
             parse_errors=errors,
         )
+
+
+    def symbols_for(self, blob: str, path: str) -> FileSymbols | None:
+        """symbols_of, parsing the blob first if the index has not seen it (a diff's other
+        side). None for a blob that cannot be parsed."""
+        found = self.symbols_of(blob, path)
+        if found is None:
+            from maguyva_guard import indexer
+
+            if indexer.ensure_parsed(self, {blob: path}):
+                found = self.symbols_of(blob, path)
+        return found
 
 
 def index_filename(version: int = SCHEMA_VERSION) -> str:
@@ -278,7 +292,7 @@ def _definition(row: tuple) -> Definition:  # type: ignore[type-arg]
     return Definition(
         path=path, name=name, qualified_name=qualify(prefix, qname), kind=kind,
         line_start=start, line_end=end, signature=signature, doc=doc,
-        parent=qualify(prefix, parent), bases=tuple(bases.split(_SEP)) if bases else (),
+        parent=qualify(prefix, parent), bases=tuple(bases.split(BASES_SEP)) if bases else (),
     )
 
 
@@ -288,84 +302,3 @@ def _reference(row: tuple) -> Reference:  # type: ignore[type-arg]
                      scope=qualify(module_prefix(path, language), scope),
                      receiver=receiver, target=target, alias=alias)
 
-
-def encode_bases(bases: tuple[str, ...]) -> str:
-    return _SEP.join(bases)
-
-
-class StoreWriter:
-    """The write side, used by the indexer inside `store.transaction()` under `store.lock()`."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-
-    def known(self, blobs: Iterable[str]) -> set[str]:
-        """Which of these blobs are already indexed."""
-        wanted = list(blobs)
-        found: set[str] = set()
-        step = 500  # stay under SQLite's bound-parameter limit
-        for i in range(0, len(wanted), step):
-            part = wanted[i : i + step]
-            sql = f"SELECT blob FROM blobs WHERE blob IN ({','.join('?' * len(part))})"
-            found.update(row[0] for row in self.conn.execute(sql, part))
-        return found
-
-    def add_blobs(self, records: Iterable[BlobRecord]) -> None:
-        for rec in records:
-            errors = rec.symbols.parse_errors if rec.symbols else 0
-            self.conn.execute("INSERT OR REPLACE INTO blobs VALUES (?, ?, ?, ?, ?)",
-                              (rec.blob, rec.language, rec.size, rec.status, errors))
-            if rec.symbols is not None:
-                self._add_symbols(rec.blob, rec.symbols)
-
-    def _add_symbols(self, blob: str, symbols: FileSymbols) -> None:
-        self.conn.executemany(
-            "INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(blob, d.name, d.qualified_name, d.kind, d.line_start, d.line_end, d.signature,
-              d.doc, d.parent, encode_bases(d.bases)) for d in symbols.definitions])
-        self.conn.executemany(
-            "INSERT INTO refs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(blob, r.name, r.kind, r.line, r.scope, r.receiver, r.target, r.alias)
-             for r in symbols.references])
-        self.conn.executemany(
-            "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?)",
-            [(blob, c.symbol, c.line_start, c.line_end, content_hash(c.text), c.text)
-             for c in symbols.chunks])
-
-    def set_view(self, old: dict[str, FileInfo], new: dict[str, FileInfo]) -> int:
-        """Make `new` the current view; remember `old` where it differs. Returns changes."""
-        changed = [p for p, info in new.items() if old.get(p) != info]
-        removed = [p for p in old if p not in new]
-        if not changed and not removed:
-            return 0
-        self.conn.execute("DELETE FROM previous")
-        self.conn.executemany(
-            "INSERT INTO previous VALUES (?, ?)",
-            [(p, old[p].blob if p in old else None) for p in (*changed, *removed)])
-        self.conn.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in removed])
-        self.conn.executemany(
-            "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)",
-            [(p, new[p].blob, new[p].language, new[p].category) for p in changed])
-        return len(changed) + len(removed)
-
-    def collect_garbage(self) -> list[str]:
-        """Drop blobs of neither the current nor the previous view; returns their ids."""
-        dead = [row[0] for row in self.conn.execute(
-            "SELECT blob FROM blobs WHERE blob NOT IN (SELECT blob FROM files) "
-            "AND blob NOT IN (SELECT blob FROM previous WHERE blob IS NOT NULL)")]
-        for table in ("defs", "refs", "chunks", "blobs"):
-            self.conn.executemany(f"DELETE FROM {table} WHERE blob = ?", [(b,) for b in dead])
-        return dead
-
-    def view_counts(self) -> tuple[int, int]:
-        """(definitions, references) in the current view, counting each path."""
-        defs = self.conn.execute(
-            "SELECT count(*) FROM defs d JOIN files f ON f.blob = d.blob").fetchone()[0]
-        refs = self.conn.execute(
-            "SELECT count(*) FROM refs r JOIN files f ON f.blob = r.blob").fetchone()[0]
-        return defs, refs
-
-
-def content_hash(text: str) -> str:
-    """The key of a chunk's text (embeddings are cached by it)."""
-    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()

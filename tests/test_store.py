@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,8 @@ import pytest
 from maguyva_guard import storefile
 from maguyva_guard.errors import FatalError
 from maguyva_guard.records import Chunk, Definition, FileSymbols, Reference
-from maguyva_guard.store import SCHEMA_VERSION, BlobRecord, FileInfo, Store
+from maguyva_guard.store import SCHEMA_VERSION, FileInfo, Store
+from maguyva_guard.storewrite import BlobRecord
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -103,9 +105,10 @@ def test_garbage_collection_keeps_the_previous_view(make_repo):
     with Store.open(repo) as store:
         for view in ("A", "B", "C"):
             _fill(store, {"a.py": view}, {view: SYMBOLS})
-        blobs = {row[0] for row in store.conn.execute("SELECT blob FROM blobs")}
-        assert blobs == {"B", "C"}
-        assert {row[0] for row in store.conn.execute("SELECT DISTINCT blob FROM defs")} == blobs
+        blobs = dict(store.conn.execute("SELECT id, oid FROM blobs"))
+        assert set(blobs.values()) == {"B", "C"}
+        in_defs = {row[0] for row in store.conn.execute("SELECT DISTINCT blob FROM defs")}
+        assert in_defs == set(blobs)
 
 
 @pytest.mark.parametrize("name", ["index-v0.sqlite", f"index-v{SCHEMA_VERSION}.sqlite"])
@@ -131,6 +134,7 @@ def test_corrupt_index_is_moved_aside_and_rebuilt(make_repo, capfd, where):
         _fill(store, {f"m{i}.py": f"b{i}" for i in range(300)},
               {f"b{i}": SYMBOLS for i in range(300)})
         path = store.path
+    time.sleep(0.05)  # a later mtime, as any real writer would leave (timestamps are coarse)
     data = bytearray(path.read_bytes())
     start = 0 if where == "header" else len(data) // 2
     data[start : start + 8192] = b"garbage!" * 1024
