@@ -42,7 +42,9 @@ _KIND_WORDS: Final = {
     "interface": (INTERFACE,), "trait": (INTERFACE,),
 }
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*")
-_HEAD = re.compile(r"^\s*(\w+)\s+([\w$.:]+)\s*(\(([^)]*)\)?)?")
+# "def name(params" ; Go's "func (recv *T) Name(params" is read past its receiver.
+_HEAD = re.compile(r"^\s*(\w+)\s+(?:\([^)]*\)\s*)?([\w$.:]+)\s*(\(([^)]*)\)?)?")
+_CODE_LIKE = re.compile(r"[_.:$]|[a-z][A-Z]|^[A-Z]")
 _STOPWORDS: Final = frozenset(
     "a an the of in on to for and or is are was be by with from how why what where which who "
     "does do did this that it its explain find show me all usages calls uses called references "
@@ -68,7 +70,10 @@ def parse_query(text: str, terms: tuple[str, ...] = ()) -> Query:
         params = _normalise(head.group(4) or "")
     if not terms:
         found = [t for t in _IDENT.findall(text) if t.lower() not in _STOPWORDS]
-        terms = tuple(dict.fromkeys(found))
+        # In a sentence, the words that look like code are the ones meant ("how does
+        # Config.load work" asks about Config.load, not about a function named work).
+        code = [t for t in found if _CODE_LIKE.search(t)]
+        terms = tuple(dict.fromkeys(code or found))
     return Query(tuple(t.replace("::", ".") for t in terms), kinds, params)
 
 
