@@ -1,0 +1,146 @@
+"""`maguyva-guard index` (and `query`'s first answer) end to end, through the real CLI."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import git, write_files
+
+from maguyva_guard.cli import main
+
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/config.py": "def parse_config(path):\n    return path\n",
+    "pkg/cli.py": "from pkg.config import parse_config\n\n\ndef main():\n"
+                  "    return parse_config('x')\n",
+    "docs/notes.md": "parse_config is documented here\n",
+}
+SUMMARY = re.compile(
+    r"^indexed (\d+) files \((\d+) parsed\) · ([\d,]+) symbols · ([\d,]+) references · "
+    r"\d+\.\d\d s\n$"
+)
+
+
+def index(repo: Path | str, *args: str):
+    return CliRunner().invoke(main, ["index", "--repo", str(repo), *args])
+
+
+def test_index_prints_one_summary_line(make_repo):
+    repo = make_repo(FILES)
+    result = index(repo)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+    m = SUMMARY.match(result.stderr)
+    assert m, result.stderr
+    assert (m.group(1), m.group(2), m.group(3)) == ("4", "3", "2")
+    again = SUMMARY.match(index(repo).stderr)
+    assert again and (again.group(1), again.group(2)) == ("4", "0")
+    rebuilt = SUMMARY.match(index(repo, "--rebuild").stderr)
+    assert rebuilt and rebuilt.group(2) == "3"
+
+
+def _snapshot(repo: Path) -> dict[str, str]:
+    """Hashes of every file of the working tree and of git's index, HEAD and refs."""
+    out = {}
+    for path in sorted(repo.rglob("*")):
+        rel = path.relative_to(repo).as_posix()
+        if path.is_file() and (not rel.startswith(".git/") or rel == ".git/index"
+                               or rel == ".git/HEAD" or rel.startswith(".git/refs/")
+                               or rel == ".git/packed-refs"):
+            stat = path.stat()
+            out[rel] = f"{hashlib.sha256(path.read_bytes()).hexdigest()} {stat.st_mtime_ns}"
+    return out
+
+
+def test_index_writes_nothing_but_the_index(make_repo):
+    repo = make_repo(FILES)
+    time.sleep(0.05)
+    write_files(repo, {"pkg/cli.py": FILES["pkg/cli.py"] + "# edited, not staged\n",
+                       "untracked.py": "x = 1\n"})
+    write_files(repo, {"pkg/config.py": FILES["pkg/config.py"] + "# staged\n"})
+    git(repo, "add", "pkg/config.py")
+    # Same content, new mtime: any git command that refreshes the index would rewrite it.
+    os.utime(repo / "pkg" / "__init__.py", (1_600_000_000, 1_600_000_000))
+    before = _snapshot(repo)
+    assert index(repo).exit_code == 0
+    query = CliRunner().invoke(main, ["query", "--repo", str(repo), "parse_config"])
+    assert query.exit_code == 0
+    assert _snapshot(repo) == before
+    assert not (repo / ".git" / "index.lock").exists()
+    status = git(repo, "status", "--porcelain")
+    assert status.splitlines() == [" M pkg/cli.py", "M  pkg/config.py", "?? untracked.py"]
+
+
+def test_empty_repository(make_repo):
+    repo = make_repo({})
+    result = index(repo)
+    assert result.exit_code == 0
+    assert result.stderr.startswith("indexed 0 files (0 parsed)")
+
+
+def test_staged_files_before_the_first_commit(make_repo):
+    repo = make_repo(FILES, commit=False)
+    result = index(repo)
+    assert SUMMARY.match(result.stderr).group(2) == "3"
+
+
+def test_detached_head_and_worktree(make_repo, tmp_path):
+    repo = make_repo(FILES)
+    git(repo, "checkout", "-q", "--detach")
+    assert index(repo).exit_code == 0
+    wt = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", "--detach", str(wt))
+    result = index(wt)
+    assert result.exit_code == 0
+    assert SUMMARY.match(result.stderr).group(2) == "0"  # the common dir's index is shared
+    assert sorted(p.name for p in (repo / ".git" / "maguyva-guard").glob("index-v*.sqlite")) \
+        == ["index-v2.sqlite"]
+
+
+@pytest.mark.parametrize("kind", ["plain", "bare"])
+def test_not_a_working_tree_exits_2_with_one_line(tmp_path, kind):
+    path = tmp_path / kind
+    if kind == "bare":
+        subprocess.run(["git", "init", "-q", "--bare", str(path)], check=True)
+    else:
+        path.mkdir()
+    result = index(path)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith("maguyva-guard: error: ")
+    assert ("bare repository" if kind == "bare" else "not a git repository") in result.stderr
+
+
+def test_corrupt_index_is_rebuilt_with_one_line(make_repo):
+    repo = make_repo(FILES)
+    assert index(repo).exit_code == 0
+    db = next((repo / ".git" / "maguyva-guard").glob("index-v*.sqlite"))
+    time.sleep(0.05)
+    db.write_bytes(b"this is not a database" * 500)
+    result = index(repo)
+    assert result.exit_code == 0
+    lines = result.stderr.splitlines()
+    assert lines[0] == "maguyva-guard: index was corrupt; rebuilding"
+    assert len(lines) == 2 and SUMMARY.match(lines[1] + "\n").group(2) == "3"
+
+
+def test_query_json_puts_the_definition_first(make_repo):
+    repo = make_repo(FILES)
+    result = CliRunner().invoke(main, ["query", "--repo", str(repo), "--json",
+                                       "def parse_config"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert {"query", "intent", "confidence", "fusion_strategy", "preset", "modalities_run",
+            "results"} <= set(payload)
+    assert payload["results"][0]["path"] == "pkg/config.py"
+    assert payload["results"][0]["symbol"] == "pkg.config.parse_config"
+    assert payload["results"][0]["line_start"] == 1
