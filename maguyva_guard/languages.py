@@ -23,8 +23,9 @@ class LanguageSpec:
     `import_style`: which flattener of symbol_imports.py reads this language's import nodes.
     `package_scope`: names of the same package are visible in other files without an import
     (Go). Then a plain identifier use is kept unless it is a local (@local captures);
-    elsewhere it is kept only when the file binds the name (a definition or an import),
-    which drops locals, parameters and builtins without capturing them.
+    elsewhere it is kept only when the file binds the name (a definition or an import) or
+    the name is capitalised, which drops locals, parameters and most builtins without
+    capturing them.
     """
 
     name: str

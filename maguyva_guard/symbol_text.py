@@ -58,8 +58,10 @@ def signature(source: bytes, start: int, node: Node, body: Node | None) -> str:
 
 def docstring(source: bytes, body: Node | None) -> str:
     """A Python docstring: the body's first statement when it is a string literal."""
-    first = body.named_child(0) if body is not None else None
-    if first is not None and first.type == "expression_statement":
+    if body is None or body.type != "block" or not body.named_child_count:
+        return ""
+    first = body.named_child(0)
+    if first is not None and first.type == "expression_statement" and first.named_child_count:
         first = first.named_child(0)
     if first is None or first.type != "string":
         return ""

@@ -22,15 +22,10 @@ from .languages import LANGUAGES, LanguageSpec, query_source
 from .records import (
     ANNOTATION,
     CALL,
-    CLASS,
     DECORATOR,
-    FUNCTION,
     IMPORT,
     INHERIT,
-    INTERFACE,
-    METHOD,
     STRING,
-    TYPE,
     USE,
     Definition,
     FileSymbols,
@@ -53,7 +48,6 @@ _ROLE: Final = re.compile(rb"@(definition|scope|reference)\.(\w+)|@(local|skip|e
 # When two patterns claim one identifier the lower rank wins: `@f(x)` is a decorator, not a
 # call; `new Foo()` is a call, not a type annotation; a base class is not a mere use.
 _REF_RANK: Final = {IMPORT: 0, INHERIT: 1, DECORATOR: 2, CALL: 3, ANNOTATION: 4, STRING: 5, USE: 6}
-_DOC_KINDS: Final = frozenset({FUNCTION, METHOD, CLASS, INTERFACE, TYPE})
 _PLAIN_NAME: Final = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 
 
@@ -90,10 +84,17 @@ def extract(source: bytes, language: str) -> FileSymbols:
     if language not in LANGUAGES:
         return FileSymbols(language=language)
     compiled = _COMPILED.get(language) or _compile(language)
+    try:
+        decoded = source.decode("utf-8")
+    except UnicodeDecodeError:
+        # The query's text predicates decode strictly and would raise, so parse a repaired
+        # copy: U+FFFD for each bad byte; newlines are untouched, so lines stay the same.
+        decoded = source.decode("utf-8", "replace")
+        source = decoded.encode("utf-8")
     tree = compiled.parser.parse(source)
     collected = _Collected(source, compiled.spec)
     collected.collect(compiled, tree.root_node)
-    return collected.build(language)
+    return collected.build(language, decoded)
 
 
 def compile_language(language: str) -> None:
@@ -208,7 +209,7 @@ class _Collected:
             qualifier[0] if qualifier else None,
         )
 
-    def build(self, language: str) -> FileSymbols:
+    def build(self, language: str, decoded: str) -> FileSymbols:
         items = self._items()
         scopes = resolve_items(items)
         imports = self._imports(items, scopes)
@@ -218,7 +219,7 @@ class _Collected:
         references.extend(imports)
         references.sort(key=_position)
         definitions = self._definitions(items)  # after the references: they collect the bases
-        lines = self.source.decode("utf-8", "replace").split("\n")
+        lines = decoded.split("\n")
         return FileSymbols(
             language=language,
             definitions=definitions,
@@ -245,11 +246,8 @@ class _Collected:
         for item in items:
             if not item.is_definition:
                 continue
-            doc = ""
-            if item.kind in _DOC_KINDS:
-                if spec.docstrings:
-                    doc = docstring(source, item.body)
-                doc = doc or leading_comment(source, item.head, spec.comment_types)
+            doc = docstring(source, item.body) if spec.docstrings else ""
+            doc = doc or leading_comment(source, item.head, spec.comment_types)
             found.append(
                 Definition(
                     path="",
@@ -311,7 +309,9 @@ class _Collected:
             elif kind is USE:
                 # A plain identifier: keep it only if it can name something outside the scope.
                 if not package_scope:
-                    if name_bytes not in bound:
+                    # Capitalised names are classes and constants, rarely locals; they may
+                    # come from a star import, so they are kept even when not bound here.
+                    if name_bytes not in bound and not name_bytes[:1].isupper():
                         continue
                 elif name_bytes in local_names:
                     seen = local_owners.get(name_bytes)

@@ -52,9 +52,10 @@
 
 ; ---- annotations: every (type) node, nested ones included (List[Task] holds a type) ------
 ((type (identifier) @name) @reference.annotation
-  (#not-match? @name "^(int|str|float|bool|bytes|complex|object)$"))
+  (#not-match? @name "^(int|str|float|bool|bytes|complex|object|dict|list|tuple|set|frozenset|type)$"))
 (type (attribute object: (_) @receiver attribute: (identifier) @name)) @reference.annotation
-(type (generic_type (identifier) @name)) @reference.annotation
+((type (generic_type (identifier) @name)) @reference.annotation
+  (#not-match? @name "^(dict|list|tuple|set|frozenset|type)$"))
 (type (binary_operator left: (identifier) @name)) @reference.annotation
 (type (binary_operator right: (identifier) @name)) @reference.annotation
 (type (binary_operator right: (attribute object: (_) @receiver attribute: (identifier) @name)))
