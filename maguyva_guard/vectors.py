@@ -1,0 +1,126 @@
+"""Packed binary vectors on disk, and Hamming top-k over them (SPEC 1: semantic modality).
+
+One file per (backend, model, dimension): `vectors-v<N>-<backend>-<model>-<bits>.npy` in the
+index folder, so vectors of different backends are never mixed and switching back to a
+backend finds its vectors again. The file is a plain .npy of records (key, bits): `key` is
+a 16-byte digest of the chunk's content hash, `bits` the packed sign bits. One file holds
+both, so one `os.replace` swaps them together (atomic), and it is memory-mapped on read.
+
+Format changelog (bump FORMAT_VERSION, and the file name with it, on any change):
+  1: records (key V16, bits u1[dimension / 8])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    import numpy as np
+
+FORMAT_VERSION: Final = 1
+KEY_BYTES: Final = 16
+# Distances are computed over blocks of rows so the XOR temporaries stay in the CPU cache.
+BLOCK_ROWS: Final = 16_384
+
+
+def key_of(content_hash: str) -> bytes:
+    """The stored key of a chunk's content hash (any string the store uses)."""
+    return hashlib.blake2b(content_hash.encode(), digest_size=KEY_BYTES).digest()
+
+
+def file_for(index_dir: Path, backend: str, model: str, dimension: int) -> Path:
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", model)
+    return index_dir / f"vectors-v{FORMAT_VERSION}-{backend}-{slug}-{dimension}.npy"
+
+
+def record_dtype(dimension: int) -> np.dtype:  # type: ignore[type-arg]
+    import numpy as np
+
+    return np.dtype([("key", f"V{KEY_BYTES}"), ("bits", np.uint8, (dimension // 8,))])
+
+
+@dataclass(frozen=True)
+class Vectors:
+    """The stored vectors of one backend: keys in row order, and the packed bit matrix."""
+
+    keys: list[bytes]
+    bits: np.ndarray  # (n, dimension // 8) uint8, possibly a memory-mapped strided view
+
+    def rows(self) -> dict[bytes, int]:
+        return {key: row for row, key in enumerate(self.keys)}
+
+
+def load(path: Path, dimension: int) -> Vectors | None:
+    """The vectors in `path`, memory-mapped; None when missing or not of this format."""
+    import numpy as np
+
+    try:
+        records = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    if records.dtype != record_dtype(dimension) or records.ndim != 1:
+        return None
+    raw = np.ascontiguousarray(records["key"]).view(np.uint8).tobytes()
+    keys = [raw[i : i + KEY_BYTES] for i in range(0, len(raw), KEY_BYTES)]
+    return Vectors(keys, records["bits"])
+
+
+def save(path: Path, keys: list[bytes], bits: np.ndarray) -> None:
+    """Write the vectors atomically: a temporary file in the same folder, then os.replace."""
+    import numpy as np
+
+    records = np.empty(len(keys), dtype=record_dtype(bits.shape[1] * 8))
+    records["key"] = np.frombuffer(b"".join(keys), dtype=f"V{KEY_BYTES}")
+    records["bits"] = bits
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            np.save(out, records, allow_pickle=False)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def hamming(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Hamming distance of `query` (packed, one row) to every row of `matrix` (packed)."""
+    import numpy as np
+
+    words = matrix.view(np.uint64)
+    q = np.ascontiguousarray(query, dtype=np.uint8).view(np.uint64)
+    out = np.empty(len(words), dtype=np.uint32)
+    for start in range(0, len(words), BLOCK_ROWS):
+        block = words[start : start + BLOCK_ROWS]
+        np.sum(np.bitwise_count(block ^ q), axis=1, dtype=np.uint32,
+               out=out[start : start + len(block)])
+    return out
+
+
+def top_k(matrix: np.ndarray, query: np.ndarray, k: int,
+          candidates: np.ndarray | None = None) -> list[tuple[int, int]]:
+    """The k nearest rows as (row, distance), nearest first; ties by row (deterministic).
+
+    `candidates` (row indices) restricts the search, e.g. to the chunks of the current view.
+    """
+    import numpy as np
+
+    dist = hamming(matrix, query)
+    rows = np.arange(len(dist)) if candidates is None else np.asarray(candidates, np.int64)
+    if candidates is not None:
+        dist = dist[rows]
+    if k <= 0 or len(rows) == 0:
+        return []
+    if k < len(dist):
+        # The k-th smallest distance, then every row at or below it: ties at the boundary
+        # are then cut by row order rather than by argpartition's arbitrary choice.
+        kth = np.partition(dist, k - 1)[k - 1]
+        keep = np.flatnonzero(dist <= kth)
+        rows, dist = rows[keep], dist[keep]
+    order = np.lexsort((rows, dist))[:k]
+    return [(int(rows[i]), int(dist[i])) for i in order]

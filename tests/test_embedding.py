@@ -1,0 +1,239 @@
+"""Embedding backends: the embedded SimHash, and Voyage through the real voyageai client
+against a local stand-in server (tests/voyage_server.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import socket
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from voyage_server import VoyageServer, vector_bytes
+
+from maguyva_guard import embedding, hashembed, vectors, voyage
+from maguyva_guard.config import SemanticConfig
+from maguyva_guard.embedding import SemanticUnavailable
+
+KEY = "vk-secret-0123456789"
+
+FUNCTIONS = {
+    "parse_config": "def parse_config(config_file):\n    with open(config_file) as fh:\n"
+                    "        return toml.load(fh)\n",
+    "send_email": "def send_email(to, subject, body):\n    smtp = SMTP(HOST)\n"
+                  "    smtp.sendmail(FROM, [to], message(subject, body))\n",
+    "hash_password": "def hash_password(raw, salt):\n    return pbkdf2(raw, salt, ROUNDS)\n",
+    "render_template": "def render_template(name, context):\n"
+                       "    return env.get_template(name).render(**context)\n",
+    "connect_database": "def connect_database(url):\n    return engine.connect(url)\n",
+    "resize_image": "def resize_image(img, width, height):\n"
+                    "    return img.resize((width, height))\n",
+    "log_error": "def log_error(message):\n    logger.error(message)\n",
+    "parse_date": "def parse_date(text):\n    return datetime.strptime(text, '%Y-%m-%d')\n",
+    "compress_file": "def compress_file(src, dst):\n    with gzip.open(dst, 'wb') as out:\n"
+                     "        out.write(open(src, 'rb').read())\n",
+    "retry_request": "def retry_request(fn, attempts):\n    for _ in range(attempts):\n"
+                     "        try:\n            return fn()\n        except IOError:\n"
+                     "            sleep(1)\n",
+    "sort_users": "def sort_users(users):\n    return sorted(users, key=lambda u: u.name)\n",
+    "validate_email_address": "def validate_email_address(addr):\n"
+                              "    return EMAIL_RE.match(addr) is not None\n",
+}
+QUERIES = {
+    "read the configuration file": "parse_config",
+    "hash a password with a salt": "hash_password",
+    "render a template with a context": "render_template",
+    "resize an image": "resize_image",
+}
+
+
+@pytest.fixture(autouse=True)
+def fresh_warnings() -> None:
+    embedding._warned.clear()
+
+
+def voyage_backend(server: VoyageServer, key: str = KEY, sleep=time.sleep, **kw):
+    cfg = embedding.settings(SemanticConfig(backend="voyage", base_url=server.base_url,
+                                            timeout=kw.pop("timeout", 5.0)))
+    if kw:
+        cfg = embedding.Settings(**{**cfg.__dict__, **kw})
+    return voyage.VoyageEmbedder(key, cfg, sleep=sleep)
+
+
+# --- the embedded backend ------------------------------------------------------------------
+
+def test_embedded_returns_packed_bits() -> None:
+    bits = hashembed.HashEmbedder().embed(["def f(): pass", "", "x"], "document")
+    assert bits.dtype == np.uint8 and bits.shape == (3, 1024 // 8)
+    assert not bits[1].any()  # no features, no bits
+    assert hashembed.HashEmbedder(2048).embed(["a b"]).shape == (1, 256)
+
+
+@pytest.mark.parametrize(("query", "name"), QUERIES.items())
+def test_embedded_finds_the_function_a_question_describes(query: str, name: str) -> None:
+    backend = hashembed.HashEmbedder()
+    names = list(FUNCTIONS)
+    docs = backend.embed(list(FUNCTIONS.values()), "document")
+    (best, _), *_ = vectors.top_k(docs, backend.embed([query], "query")[0], 3)
+    assert names[best] == name
+
+
+GOLDEN = "def parse_config(path):\n    return toml.load(open(path))\n"
+
+
+def test_embedded_vectors_are_identical_across_runs_and_processes() -> None:
+    one = hashembed.HashEmbedder().embed([GOLDEN, "readConfigFile"])
+    two = hashembed.HashEmbedder().embed(["readConfigFile", GOLDEN])
+    assert (one == two[::-1]).all()
+    code = ("import sys; from maguyva_guard.hashembed import HashEmbedder; "
+            f"sys.stdout.write(HashEmbedder().embed([{GOLDEN!r}]).tobytes().hex())")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True, env={"PYTHONHASHSEED": "123", "PATH": ""}).stdout
+    assert out == one[0].tobytes().hex()
+    # Pinned: a change of features, weights or hashing must bump hashembed.MODEL.
+    digest = hashlib.sha256(one.tobytes()).hexdigest()[:16]
+    assert (hashembed.MODEL, digest) == ("subtoken-simhash-v1", "8341b69419911c20")
+
+
+def test_features_split_identifiers_and_weigh_the_header() -> None:
+    counts, header = hashembed.features("@cache\ndef readConfigFile(path):\n    return path\n")
+    assert {"read", "confi", "file", "path", "read confi"} <= set(counts)
+    assert "def" not in counts and "return" not in counts  # stop words
+    assert counts["path"] == 2 and "confi file" in header and "cache" not in header
+
+
+# --- choosing a backend --------------------------------------------------------------------
+
+def test_default_is_embedded_and_says_nothing(capsys) -> None:
+    backend = embedding.select(None, env={"VOYAGE_API_KEY": KEY})
+    assert embedding.tag(backend) == ("embedded", "subtoken-simhash-v1", 1024)
+    assert capsys.readouterr().err == ""
+
+
+def test_voyage_without_key_falls_back_once(capsys) -> None:
+    cfg = SemanticConfig(backend="voyage")
+    for _ in range(3):
+        assert embedding.select(cfg, env={}).name == "embedded"
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "VOYAGE_API_KEY is not set" in err
+
+
+def test_voyage_with_key_makes_no_request_until_used() -> None:
+    with VoyageServer(KEY) as server:
+        cfg = SemanticConfig(backend="voyage", base_url=server.base_url, dimension=512)
+        backend = embedding.select(cfg, env={"VOYAGE_API_KEY": KEY})
+        assert embedding.tag(backend) == ("voyage", "voyage-code-3", 512)
+        assert server.requests == []
+
+
+# --- Voyage --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("input_type", ["document", "query"])
+def test_voyage_request_shape(input_type: str) -> None:
+    with VoyageServer(KEY) as server:
+        bits = voyage_backend(server, dimension=512).embed(["def f(): pass", "g"], input_type)
+    (req,) = server.requests
+    assert req.path == "/v1/embeddings"
+    assert req.headers["Authorization"] == f"Bearer {KEY}"
+    assert {k: req.body[k] for k in ("input", "model", "input_type", "output_dtype",
+                                     "output_dimension")} == {
+        "input": ["def f(): pass", "g"], "model": "voyage-code-3", "input_type": input_type,
+        "output_dtype": "ubinary", "output_dimension": 512}
+    assert bits.shape == (2, 64) and bits[1].tobytes() == vector_bytes("g", input_type, 512)
+
+
+def test_voyage_batches_by_count_and_by_tokens() -> None:
+    with VoyageServer(KEY) as server:
+        bits = voyage_backend(server).embed([f"t{i}" for i in range(2500)])
+        assert [len(r.body["input"]) for r in server.requests] == [1000, 1000, 500]
+        assert bits.shape == (2500, 128) and bits[2499].tobytes() == vector_bytes(
+            "t2499", "document", 1024)
+    big = ["x" * 40_000] * 20  # 10,000 estimated tokens each
+    per_batch = voyage.TOKEN_BUDGET // 10_001  # 8: a margin under the API's 120,000
+    assert [len(b) for b in voyage.batches(big)] == [per_batch, per_batch, 20 - 2 * per_batch]
+    assert voyage.TOKEN_BUDGET < voyage.MAX_BATCH_TOKENS
+
+
+def test_voyage_429_honours_retry_after_then_succeeds() -> None:
+    waits: list[float] = []
+    with VoyageServer(KEY) as server:
+        server.script(429, "rate limited", headers={"Retry-After": "7"})
+        server.script(503)
+        bits = voyage_backend(server, sleep=waits.append).embed(["a"])
+    assert len(server.requests) == 3 and waits == [7.0, voyage.BACKOFF_FIRST * 2]
+    assert bits.tobytes() == vector_bytes("a", "document", 1024)
+
+
+def test_voyage_retry_after_really_waits() -> None:
+    with VoyageServer(KEY) as server:
+        server.script(429, headers={"Retry-After": "1"})
+        started = time.monotonic()
+        voyage_backend(server).embed(["a"])
+    assert time.monotonic() - started >= 1.0 and len(server.requests) == 2
+
+
+@pytest.mark.parametrize("status", [429, 502, 503, 504])
+def test_voyage_gives_up_after_max_retries(status: int) -> None:
+    waits: list[float] = []
+    with VoyageServer(KEY) as server:
+        for _ in range(5):
+            server.script(status)
+        with pytest.raises(SemanticUnavailable, match=f"HTTP {status}"):
+            voyage_backend(server, sleep=waits.append, max_retries=2).embed(["a"])
+    assert len(server.requests) == 3 and len(waits) == 2
+
+
+def test_voyage_long_retry_after_gives_up_at_once() -> None:
+    with VoyageServer(KEY) as server:
+        server.script(429, headers={"Retry-After": "3600"})
+        with pytest.raises(SemanticUnavailable, match="HTTP 429"):
+            voyage_backend(server, sleep=pytest.fail).embed(["a"])
+    assert len(server.requests) == 1
+
+
+def test_voyage_500_is_not_retried() -> None:
+    with VoyageServer(KEY) as server:
+        server.script(500, "boom")
+        with pytest.raises(SemanticUnavailable) as caught:
+            voyage_backend(server, sleep=pytest.fail).embed(["a"])
+    assert len(server.requests) == 1
+    assert str(caught.value).startswith("Voyage request failed (HTTP 500)")
+    assert "\n" not in str(caught.value)
+
+
+def test_voyage_refused_connection_degrades_quickly() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # bound, never listening: connections are refused
+        cfg = embedding.settings(SemanticConfig(backend="voyage",
+                                                base_url=f"http://127.0.0.1:{port}/v1"))
+        started = time.monotonic()
+        with pytest.raises(SemanticUnavailable, match="Voyage request failed"):
+            voyage.VoyageEmbedder(KEY, cfg, sleep=pytest.fail).embed(["a"])
+    assert time.monotonic() - started < 5
+
+
+def test_voyage_timeout_is_bounded() -> None:
+    with VoyageServer(KEY) as server:
+        server.script(200, delay=3.0)
+        started = time.monotonic()
+        with pytest.raises(SemanticUnavailable, match="timed out"):
+            voyage_backend(server, timeout=0.5, sleep=pytest.fail).embed(["a"])
+    assert time.monotonic() - started < 2.5
+
+
+def test_voyage_bad_key_is_one_line_naming_the_variable_not_the_key() -> None:
+    with VoyageServer("the-right-key") as server:
+        with pytest.raises(SemanticUnavailable) as caught:
+            voyage_backend(server, key=KEY, sleep=pytest.fail).embed(["a"])
+    assert str(caught.value) == "Voyage rejected the API key (HTTP 401): check VOYAGE_API_KEY"
+
+
+def test_voyage_error_text_never_shows_the_key() -> None:
+    with VoyageServer(KEY) as server:
+        server.script(400, f"bad request for key {KEY}")
+        with pytest.raises(SemanticUnavailable) as caught:
+            voyage_backend(server).embed(["a"])
+    assert KEY not in str(caught.value) and "***" in str(caught.value)
