@@ -86,18 +86,17 @@ class StructuralRetriever:
 
     def __init__(self, store: Any) -> None:
         self.store = store
-        self._categories: dict[str, str] = {}  # path -> category, for one search
 
     def search(self, request: SearchRequest) -> list[Hit]:
         query = parse_query(request.query, request.terms)
-        self._categories: dict[str, str] = {}
+        categories: dict[str, str] = {}  # path -> category, for this search (thread-safe)
         scored: dict[tuple[str, str, int], tuple[float, Definition]] = {}
         if request.target is not None:
             target = request.target
             scored[(target.path, target.qualified_name, target.line_start)] = (1.0, target)
         for term in query.terms:
             for score, d in self._matches(term):
-                final = self._adjust(score, d, query)
+                final = self._adjust(score, d, query, categories)
                 key = (d.path, d.qualified_name, d.line_start)
                 if key not in scored or scored[key][0] < final:
                     scored[key] = (final, d)
@@ -119,14 +118,15 @@ class StructuralRetriever:
                      if d.name.lower() == lowered]
         return found
 
-    def _adjust(self, score: float, d: Definition, query: Query) -> float:
+    def _adjust(self, score: float, d: Definition, query: Query,
+                categories: dict[str, str]) -> float:
         if query.kinds:
             score += KIND_BONUS if d.kind in query.kinds else -KIND_PENALTY
         if query.params and query.params in _normalise(d.signature):
             score += SIGNATURE_BONUS
-        category = self._categories.get(d.path)
+        category = categories.get(d.path)
         if category is None:
-            category = self._categories[d.path] = self.store.category(d.path) or classify.SOURCE
+            category = categories[d.path] = self.store.category(d.path) or classify.SOURCE
         score *= CATEGORY_FACTOR.get(category, OTHER_CATEGORY_FACTOR)
         return max(0.0, min(1.0, score))
 
