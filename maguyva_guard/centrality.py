@@ -14,7 +14,12 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 
+from maguyva_guard.store import module_prefix, qualify
+
 REFRESH_DRIFT = 0.05
+# A name with more definitions than this (get, save, __init__...) says nothing about which
+# one a reference means; its votes would only add noise and quadratic edges.
+MAX_FANOUT = 8
 PAGERANK_ALPHA = 0.85  # the usual damping factor
 TABLE = "graph_centrality"
 
@@ -46,42 +51,45 @@ def refresh(store: object, force: bool = False) -> int:
         return 0
     import rustworkx as rx
 
-    defs = store.definitions()  # type: ignore[attr-defined]
-    refs = store.references()  # type: ignore[attr-defined]
+    conn = store.conn  # type: ignore[attr-defined]
     nodes: dict[tuple[str, str], int] = {}
     graph = rx.PyDiGraph(multigraph=True)
-
-    def node(key: tuple[str, str]) -> int:
-        if key not in nodes:
-            nodes[key] = graph.add_node(key)
-        return nodes[key]
-
     by_name: dict[str, list[int]] = defaultdict(list)
-    for d in defs:
-        by_name[d.name].append(node((d.path, d.qualified_name)))
+    for path, language, local, name in conn.execute(
+        "SELECT f.path, f.language, d.qname, d.name FROM defs d JOIN files f ON f.blob_id = d.blob"
+    ):
+        key = (path, qualify(module_prefix(path, language), local))
+        nodes[key] = graph.add_node(key)
+        by_name[name].append(nodes[key])
     weights: dict[tuple[int, int], float] = defaultdict(float)
-    for r in refs:
-        targets = by_name.get(r.name)
-        if not targets:
+    for path, language, scope, name, count in conn.execute(
+        "SELECT f.path, f.language, r.scope, r.name, COUNT(*) FROM refs r"
+        " JOIN files f ON f.blob_id = r.blob GROUP BY f.path, r.scope, r.name"
+    ):
+        targets = by_name.get(name)
+        if not targets or len(targets) > MAX_FANOUT:
             continue
-        src = node((r.path, r.scope or "<module>"))
-        share = 1.0 / len(targets)
+        key = (path, qualify(module_prefix(path, language), scope) or "<module>")
+        src = nodes.get(key)
+        if src is None:
+            src = nodes[key] = graph.add_node(key)
+        share = count / len(targets)
         for t in targets:
             if t != src:
                 weights[(src, t)] += share
     graph.add_edges_from([(s, t, w) for (s, t), w in weights.items()])
     ranks = rx.pagerank(graph, alpha=PAGERANK_ALPHA, weight_fn=float) if len(graph) else {}
     scale = len(graph)
-    conn = store.conn  # type: ignore[attr-defined]
+    files = view_signature(store.files())  # type: ignore[attr-defined]
     ensure_table(conn)
-    with conn:
+    with store.transaction():  # type: ignore[attr-defined]
         conn.execute(f"DELETE FROM {TABLE}")
         conn.executemany(
             f"INSERT OR REPLACE INTO {TABLE} VALUES (?, ?, ?)",
             ((k[0], k[1], ranks[i] * scale) for k, i in nodes.items() if i in ranks),
         )
-    stamp = "\n".join(f"{p}\t{b}" for p, b in sorted(view_signature(store.files()).items()))  # type: ignore[attr-defined]
-    store.meta_set("centrality_view", stamp)  # type: ignore[attr-defined]
+        stamp = "\n".join(f"{p}\t{b}" for p, b in sorted(files.items()))
+        store.meta_set("centrality_view", stamp)  # type: ignore[attr-defined]
     return scale
 
 

@@ -36,6 +36,9 @@ CONSTRUCTORS = frozenset({"__init__", "__new__"})
 # How much a graph hit's raw score keeps at each level of certainty (our numbers, not SPEC's:
 # they only order the graph's own list, before fusion turns ranks into scores).
 CONFIDENCE_SCORE = {EXACT: 1.0, PROBABLE: 0.7, AMBIGUOUS: 0.3}
+# A call breaks first when a signature changes; an import line only names the symbol.
+KIND_SCORE = {"call": 1.0, "inherit": 0.95, "decorator": 0.95, "use": 0.8, "annotation": 0.7,
+              "string": 0.6, "import": 0.5}
 WEAKEST = {EXACT: 0, PROBABLE: 1, AMBIGUOUS: 2}
 
 
@@ -141,7 +144,8 @@ class GraphRetriever:
     def hit(self, edge: Edge) -> Hit:
         caller = self.definition_of(edge.ref)
         kind = caller.kind if caller is not None else "module"
-        score = CONFIDENCE_SCORE.get(edge.confidence, 0.3) / edge.depth
+        score = CONFIDENCE_SCORE.get(edge.confidence, 0.3) * KIND_SCORE.get(edge.ref.kind, 0.8)
+        score /= edge.depth
         return Hit(
             path=edge.ref.path,
             line_start=edge.ref.line,
