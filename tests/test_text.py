@@ -207,12 +207,15 @@ def test_a_line_with_more_of_the_terms_ranks_first(indexed):
 
 
 def test_the_innermost_enclosing_definition_names_the_hit(indexed):
-    text = "class A:\n    def m(self):\n        return probe()\n\nprobe()\n"
-    defs = [Definition("k.py", "A", "k.A", "class", 1, 3),
-            Definition("k.py", "m", "k.A.m", "method", 2, 3, parent="k.A")]
+    text = ("class A:\n    def m(self):\n        return probe()\n    x = probe()\n"
+            "    def n(self):\n        probe()\n\nprobe()\n")
+    defs = [Definition("k.py", "m", "k.A.m", "method", 2, 3, parent="k.A"),
+            Definition("k.py", "A", "k.A", "class", 1, 6),
+            Definition("k.py", "n", "k.A.n", "method", 5, 6, parent="k.A")]
     store = indexed({"k.py": text}, defs={"k.py": defs})
     hits = {h.line_start: (h.symbol, h.kind) for h in search(store, "probe")}
-    assert hits == {3: ("k.A.m", "method"), 5: ("<module>", "")}
+    assert hits == {3: ("k.A.m", "method"), 4: ("k.A", "class"), 6: ("k.A.n", "method"),
+                    8: ("<module>", "")}
 
 
 def test_quotes_in_a_term_and_terms_from_the_query(indexed):

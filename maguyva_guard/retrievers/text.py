@@ -204,17 +204,29 @@ def _category_rank(category: str | None) -> int:
 
 
 class _Symbols:
-    """The innermost definition spanning a line, per path (definitions read once per path)."""
+    """The innermost definition spanning a line, per path.
+
+    Each path's definitions are read once and painted onto a line -> definition table,
+    outermost first so inner ones overwrite: a look-up is then an index, whatever the
+    number of hits ("self" on Django: 12k hits in files of hundreds of definitions).
+    """
 
     def __init__(self, store: TextStore) -> None:
         self._store = store
-        self._defs: dict[str, list[Definition]] = {}
+        self._owners: dict[str, tuple[list[Definition], list[int]]] = {}
 
     def enclosing(self, path: str, line: int) -> tuple[str, str]:
-        if path not in self._defs:
-            self._defs[path] = self._store.definitions_in(path)
-        spanning = [d for d in self._defs[path] if d.line_start <= line <= d.line_end]
-        if not spanning:
-            return MODULE_SYMBOL, ""
-        best = max(spanning, key=lambda d: (d.line_start, -d.line_end))  # the innermost
-        return best.qualified_name, best.kind
+        if path not in self._owners:
+            self._owners[path] = _paint(self._store.definitions_in(path))
+        defs, owner = self._owners[path]
+        i = owner[line] if 0 <= line < len(owner) else -1
+        return (defs[i].qualified_name, defs[i].kind) if i >= 0 else (MODULE_SYMBOL, "")
+
+
+def _paint(defs: list[Definition]) -> tuple[list[Definition], list[int]]:
+    ordered = sorted(defs, key=lambda d: (d.line_start - d.line_end, -d.line_start))
+    owner = [-1] * (max((d.line_end for d in ordered), default=0) + 1)
+    for i, d in enumerate(ordered):
+        if d.line_start >= 1:
+            owner[d.line_start : d.line_end + 1] = [i] * (d.line_end - d.line_start + 1)
+    return ordered, owner
