@@ -1,0 +1,202 @@
+"""The semantic modality (SPEC 1): code chunks by meaning, as binary vectors, by Hamming distance.
+
+    refresh(store, progress)            # the indexer, after each update: embed new chunks
+    SemanticRetriever(store, config).search(request) -> list[Hit]
+
+Vectors are cached by chunk content hash, one file per backend (vectors.py): a chunk is
+embedded once per backend, an incremental update embeds only its new chunks, and switching
+backends re-embeds into that backend's own file (vectors are never mixed).
+
+Embedding is bounded in time, so neither an index update nor a query blows its budget on a
+cold index of a big repository (Django: ~43k chunks, ~6 s of CPU for the embedded backend,
+minutes through the network): `refresh` embeds for at most EAGER_SECONDS and a search for
+at most SEARCH_SECONDS, saving after every batch; what is left follows on the next runs. A
+search over a partly embedded view answers from what is there and says so once on stderr.
+`refresh(store, budget=None)` embeds everything (for `maguyva-guard index`).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from maguyva_guard import embedding, spec, vectors
+from maguyva_guard.embedding import SemanticUnavailable
+from maguyva_guard.records import Hit
+from maguyva_guard.retrievers.base import SearchRequest
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from maguyva_guard.store import Store
+
+EAGER_SECONDS: Final = 1.0  # embedding time an index update may spend (then lazily)
+SEARCH_SECONDS: Final = 3.0  # ... and a search, inside the engine's 5 s modality deadline
+BATCH: Final = 2048  # chunks embedded (and saved) at a time
+# Vectors of chunks that left the view are kept (a branch switch back costs nothing) until
+# the file holds this many times the view's chunks; then it is pruned to the view.
+PRUNE_RATIO: Final = 2
+MODULE_SYMBOL: Final = "<module>"
+
+Progress = Callable[[int, int], None]
+_lock = threading.Lock()  # one embedder/writer per process; files are replaced atomically
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a chunk sits in the current view."""
+
+    path: str
+    symbol: str
+    line_start: int
+    line_end: int
+
+
+@dataclass
+class View:
+    """The current view's chunks by key (several places may share one text)."""
+
+    places: dict[bytes, list[Place]]
+    texts: dict[bytes, str]
+
+
+def current_view(store: Store) -> View:
+    places: dict[bytes, list[Place]] = {}
+    texts: dict[bytes, str] = {}
+    for digest, chunk in store.chunks():
+        key = vectors.key_of(digest)
+        if key not in places:
+            places[key] = []
+            texts[key] = chunk.text
+        places[key].append(Place(chunk.path, chunk.symbol, chunk.line_start, chunk.line_end))
+    return View(places, texts)
+
+
+def refresh(store: Store, progress: Progress | None = None, *, config: Any = None,
+            budget: float | None = EAGER_SECONDS) -> int:
+    """Embed the current view's chunks that the configured backend has not embedded yet,
+    for at most `budget` seconds (None: all). Returns how many were embedded. A backend
+    failure is reported once on stderr and leaves the index usable (returns 0)."""
+    if config is None:
+        from maguyva_guard.config import load_config
+
+        config = load_config(store.root).semantic
+    backend = embedding.select(config)
+    try:
+        return _fill(store, backend, current_view(store), budget, progress)
+    except SemanticUnavailable as exc:
+        embedding.warn_once(f"semantic search unavailable: {exc.reason}")
+        return 0
+
+
+def _fill(store: Store, backend: embedding.Backend, view: View, budget: float | None,
+          progress: Progress | None) -> int:
+    """Embed missing chunks in batches, saving after each, until done or out of time."""
+    path = vectors.file_for(store.index_dir, *embedding.tag(backend))
+    with _lock:
+        have = vectors.load(path, backend.dimension)
+        keys = list(have.keys) if have else []
+        bits = have.bits if have else None
+        known = set(keys)
+        missing = [k for k in view.places if k not in known]
+        started, done = time.monotonic(), 0
+        for start in range(0, len(missing), BATCH):
+            if budget is not None and start and time.monotonic() - started > budget:
+                break
+            batch = missing[start : start + BATCH]
+            fresh = backend.embed([view.texts[k] for k in batch], embedding.DOCUMENT)
+            keys, bits = _save(path, keys + batch, fresh if bits is None else (bits, fresh),
+                               view)
+            done += len(batch)
+            if progress is not None:
+                progress(done, len(missing))
+        return done
+
+
+def _save(path: Path, keys: list[bytes], bits: Any, view: View) -> tuple[list[bytes], Any]:
+    """Write keys and bits (an array, or a pair to concatenate); returns what was written."""
+    import numpy as np
+
+    matrix = np.concatenate(bits) if isinstance(bits, tuple) else bits
+    if len(keys) > PRUNE_RATIO * max(len(view.places), 1):
+        keep = [i for i, k in enumerate(keys) if k in view.places]
+        keys, matrix = [keys[i] for i in keep], matrix[keep]
+    vectors.save(path, keys, matrix)
+    return keys, matrix
+
+
+class SemanticRetriever:
+    """Hamming top-k of the query's vector over the current view's chunk vectors."""
+
+    modality = spec.SEMANTIC
+
+    def __init__(self, store: Store, config: Any = None) -> None:
+        self.store = store
+        self.config = config
+
+    def search(self, request: SearchRequest) -> list[Hit]:
+        """Ranked hits, score = 1 - Hamming distance / bits (1.0: identical vectors).
+
+        Raises SemanticUnavailable (after one line on stderr) when the backend cannot answer.
+        """
+        backend = embedding.select(self.config)
+        try:
+            return self._search(backend, request)
+        except SemanticUnavailable as exc:
+            embedding.warn_once(f"semantic search unavailable: {exc.reason}")
+            raise
+
+    def _search(self, backend: embedding.Backend, request: SearchRequest) -> list[Hit]:
+        import numpy as np
+
+        view = _cached_view(self.store)
+        _fill(self.store, backend, view, SEARCH_SECONDS, None)
+        path = vectors.file_for(self.store.index_dir, *embedding.tag(backend))
+        stored = vectors.load(path, backend.dimension)
+        rows = stored.rows() if stored else {}
+        keys = [k for k in view.places if k in rows]
+        if len(keys) < len(view.places):
+            embedding.warn_once(
+                f"semantic index incomplete: {len(keys):,} of {len(view.places):,} chunks "
+                "embedded so far (the rest follow on the next runs)")
+        if stored is None or not keys:
+            return []
+        as_code = request.intent == spec.FIND_SIMILAR  # code is embedded like the chunks
+        query = backend.embed([request.query], embedding.DOCUMENT if as_code else embedding.QUERY)
+        candidates = np.fromiter((rows[k] for k in keys), dtype=np.int64, count=len(keys))
+        return _hits(stored, query[0], candidates, view, request, backend.dimension)
+
+
+def _hits(stored: vectors.Vectors, query: Any, candidates: Any, view: View,
+          request: SearchRequest, dimension: int) -> list[Hit]:
+    """Nearest chunks first, expanded to their places; widen k until `limit` places."""
+    k = request.limit
+    while True:
+        nearest = vectors.top_k(stored.bits, query, k, candidates)
+        hits = []
+        for row, distance in nearest:
+            for place in view.places[stored.keys[row]]:
+                if place.path not in request.exclude_paths:
+                    hits.append(Hit(place.path, place.line_start, place.line_end,
+                                    place.symbol or MODULE_SYMBOL, 1.0 - distance / dimension,
+                                    spec.SEMANTIC))
+        if len(hits) >= request.limit or len(nearest) < k:
+            return hits[: request.limit]
+        k *= 2
+
+
+_views: dict[tuple[str, str, str], View] = {}
+
+
+def _cached_view(store: Store) -> View:
+    """The current view, read once per process and view (the guard searches many times)."""
+    ident = (str(store.index_dir), store.meta_get("view") or "", store.meta_get("view_digest")
+             or "")
+    with _lock:
+        if ident not in _views:
+            _views.clear()
+            _views[ident] = current_view(store)
+        return _views[ident]

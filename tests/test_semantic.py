@@ -1,0 +1,236 @@
+"""The semantic modality on real repositories: refresh by the indexer, search, caching by
+content hash, backend switches, Voyage only when opted in (tests/voyage_server.py)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from conftest import git, write_files
+from test_embedding import FUNCTIONS, KEY
+from voyage_server import VoyageServer
+
+from maguyva_guard import embedding, engine, hashembed, indexer, vectors
+from maguyva_guard.config import SemanticConfig
+from maguyva_guard.embedding import SemanticUnavailable
+from maguyva_guard.retrievers import semantic
+from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.store import Store
+
+FILES = {f"app/{name}.py": body for name, body in FUNCTIONS.items()}
+
+
+@pytest.fixture(autouse=True)
+def fresh_state(monkeypatch) -> None:
+    embedding._warned.clear()
+    semantic._views.clear()
+    monkeypatch.delenv("VOYAGE_API_KEY", raising=False)
+
+
+def ask(store: Store, query: str, config=None, intent: str = "understand_code", **kw):
+    request = SearchRequest(query=query, intent=intent, **kw)
+    return semantic.SemanticRetriever(store, config).search(request)
+
+
+def stored(store: Store, backend=None) -> vectors.Vectors | None:
+    backend = backend or hashembed.HashEmbedder()
+    return vectors.load(vectors.file_for(store.index_dir, *embedding.tag(backend)),
+                        backend.dimension)
+
+
+def test_the_indexer_embeds_and_search_finds_by_meaning(make_repo) -> None:
+    store = Store.open(make_repo(FILES))
+    indexer.update(store)
+    assert len(stored(store).keys) == len(FUNCTIONS)  # one chunk per function
+    assert (store.index_dir / "vectors-v1-embedded-subtoken-simhash-v1-1024.npy").is_file()
+    best, *rest = ask(store, "read the configuration file", limit=3)
+    assert (best.path, best.symbol, best.line_start, best.line_end, best.modality) == (
+        "app/parse_config.py", "app.parse_config.parse_config", 1, 3, "semantic")
+    assert len(rest) == 2 and best.score > rest[0].score >= rest[1].score
+    assert semantic.SemanticRetriever.modality == "semantic"
+
+
+def test_find_similar_embeds_the_query_as_code(make_repo) -> None:
+    store = Store.open(make_repo(FILES))
+    indexer.update(store)
+    code = "def load_settings(config_file):\n    with open(config_file) as f:\n" \
+           "        return toml.load(f)\n"
+    (best,) = ask(store, code, intent="find_similar", limit=1)
+    assert best.path == "app/parse_config.py"
+
+
+def test_exclude_paths_and_limit(make_repo) -> None:
+    store = Store.open(make_repo(FILES))
+    indexer.update(store)
+    hits = ask(store, "read the configuration file", limit=4,
+               exclude_paths=frozenset({"app/parse_config.py"}))
+    assert len(hits) == 4 and "app/parse_config.py" not in {h.path for h in hits}
+
+
+def test_an_update_embeds_only_new_chunks(make_repo, monkeypatch) -> None:
+    repo = make_repo(FILES)
+    store = Store.open(repo)
+    indexer.update(store)
+    embedded: list[str] = []
+    real = hashembed.HashEmbedder.embed
+    monkeypatch.setattr(hashembed.HashEmbedder, "embed",
+                        lambda self, texts, t="document": embedded.extend(texts) or
+                        real(self, texts, t))
+    write_files(repo, {"app/log_error.py": "def log_error(message):\n    logger.warning(message)\n",
+                       "copy/parse_config.py": FILES["app/parse_config.py"]})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "change one, copy one")
+    indexer.update(store)
+    assert embedded == ["def log_error(message):\n    logger.warning(message)"]
+    assert semantic.refresh(store) == 0  # nothing left to embed
+    paths = {h.path for h in ask(store, "read the configuration file", limit=2)}
+    assert paths == {"app/parse_config.py", "copy/parse_config.py"}  # one vector, two places
+
+
+def test_no_request_when_voyage_is_not_configured(make_repo, monkeypatch) -> None:
+    with VoyageServer(KEY) as server:
+        monkeypatch.setenv("VOYAGE_API_KEY", KEY)
+        store = Store.open(make_repo({**FILES, ".maguyva-guard.toml":
+                                      f'[semantic]\nbase_url = "{server.base_url}"\n'}))
+        indexer.update(store)
+        ask(store, "read the configuration file")
+        assert server.requests == []
+
+
+def test_no_request_when_voyage_has_no_key(make_repo, capsys) -> None:
+    with VoyageServer(KEY) as server:
+        store = Store.open(make_repo({**FILES, ".maguyva-guard.toml":
+                                      f'[semantic]\nbackend = "voyage"\n'
+                                      f'base_url = "{server.base_url}"\n'}))
+        indexer.update(store)
+        assert ask(store, "read the configuration file")[0].path == "app/parse_config.py"
+        assert server.requests == []
+    err = capsys.readouterr().err
+    assert err.count("VOYAGE_API_KEY is not set") == 1 and err.count("\n") == 1
+
+
+def test_voyage_documents_then_queries_and_caches(make_repo, monkeypatch) -> None:
+    monkeypatch.setenv("VOYAGE_API_KEY", KEY)
+    with VoyageServer(KEY) as server:
+        store = Store.open(make_repo({**FILES, ".maguyva-guard.toml":
+                                      f'[semantic]\nbackend = "voyage"\ndimension = 512\n'
+                                      f'base_url = "{server.base_url}"\n'}))
+        progress: list[tuple[int, int]] = []
+        indexer.update(store, progress=lambda done, total: progress.append((done, total)))
+        (first,) = server.requests
+        assert first.body["input_type"] == "document" and len(first.body["input"]) == 12
+        assert first.body["output_dimension"] == 512 and first.body["output_dtype"] == "ubinary"
+        assert (12, 12) in progress
+        config = SemanticConfig(backend="voyage", dimension=512, base_url=server.base_url)
+        ask(store, "read the configuration file", config)
+        ask(store, "def f(x): return x", config, intent="find_similar")
+        assert [(r.body["input_type"], len(r.body["input"])) for r in server.requests[1:]] == [
+            ("query", 1), ("document", 1)]  # cached chunks: no request for them
+
+
+def test_voyage_failure_degrades_to_the_other_modalities(make_repo, monkeypatch, capsys):
+    monkeypatch.setenv("VOYAGE_API_KEY", KEY)
+    with VoyageServer(KEY) as server:
+        store = Store.open(make_repo(FILES))
+        indexer.update(store)
+        config = SemanticConfig(backend="voyage", base_url=server.base_url)
+        server.script(500)
+        assert semantic.refresh(store, config=config) == 0  # the index stays usable
+        for _ in range(3):
+            server.script(500)
+        with pytest.raises(SemanticUnavailable, match="HTTP 500"):
+            ask(store, "read the configuration file", config)
+        response = engine.search(store, "how does parse_config read the file",
+                                 config=config, preset="thorough")
+    assert response.modalities_failed["semantic"].startswith("SemanticUnavailable: Voyage")
+    assert "app/parse_config.py" in {r.path for r in response.results}  # the others answered
+    err = capsys.readouterr().err
+    assert err == "maguyva-guard: warning: semantic search unavailable: Voyage request failed " \
+                  "(HTTP 500): The server failed to process the request.\n"
+
+
+def test_bad_key_is_one_line_without_the_key(make_repo, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("VOYAGE_API_KEY", KEY)
+    with VoyageServer("another-key") as server:
+        store = Store.open(make_repo(FILES))
+        indexer.update(store)
+        config = SemanticConfig(backend="voyage", base_url=server.base_url)
+        for _ in range(2):
+            with pytest.raises(SemanticUnavailable):
+                ask(store, "read the configuration file", config)
+    err = capsys.readouterr().err
+    assert err == ("maguyva-guard: warning: semantic search unavailable: Voyage rejected the "
+                   "API key (HTTP 401): check VOYAGE_API_KEY\n")
+    assert KEY not in err
+
+
+def test_switching_backend_re_embeds_into_its_own_file(make_repo, monkeypatch) -> None:
+    monkeypatch.setenv("VOYAGE_API_KEY", KEY)
+    store = Store.open(make_repo(FILES))
+    indexer.update(store)
+    with VoyageServer(KEY) as server:
+        config = SemanticConfig(backend="voyage", base_url=server.base_url)
+        seen: list[tuple[int, int]] = []
+        assert semantic.refresh(store, lambda d, t: seen.append((d, t)), config=config) == 12
+        assert seen == [(12, 12)]
+    voyage_file = store.index_dir / "vectors-v1-voyage-voyage-code-3-1024.npy"
+    assert voyage_file.is_file() and len(stored(store).keys) == 12  # embedded file untouched
+    assert semantic.refresh(store) == 0  # back to embedded: its vectors are still there
+
+
+def test_a_bounded_refresh_leaves_the_rest_to_the_next_runs(make_repo, monkeypatch, capsys):
+    monkeypatch.setattr(semantic, "BATCH", 5)
+    store = Store.open(make_repo(FILES))
+    indexer.update(store)  # budget 1 s: all three batches of 5 fit
+    assert len(stored(store).keys) == 12
+    store.index_dir.joinpath("vectors-v1-embedded-subtoken-simhash-v1-1024.npy").unlink()
+    assert semantic.refresh(store, budget=0.0) == 5  # the first batch always runs
+    monkeypatch.setattr(semantic, "SEARCH_SECONDS", 0.0)
+    assert len(ask(store, "read the configuration file", limit=20)) == 10
+    assert "semantic index incomplete: 10 of 12 chunks" in capsys.readouterr().err
+    assert len(ask(store, "read the configuration file", limit=20)) == 12
+
+
+def test_a_damaged_vectors_file_is_rebuilt(make_repo) -> None:
+    store = Store.open(make_repo(FILES))
+    indexer.update(store)
+    path = store.index_dir / "vectors-v1-embedded-subtoken-simhash-v1-1024.npy"
+    path.write_bytes(b"not a numpy file")
+    assert semantic.refresh(store) == 12
+    assert [p.name for p in store.index_dir.glob("vectors-*")] == [path.name]  # no temp left
+
+
+# --- Hamming top-k ---------------------------------------------------------------------------
+
+def brute_force(matrix: np.ndarray, query: np.ndarray, k: int, rows=None):
+    bits = [bin(int.from_bytes(r.tobytes(), "big") ^ int.from_bytes(query.tobytes(), "big"))
+            .count("1") for r in matrix]
+    rows = range(len(matrix)) if rows is None else rows
+    return sorted(((r, bits[r]) for r in rows), key=lambda rd: (rd[1], rd[0]))[:k]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_top_k_matches_a_brute_force_reference(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n, nbytes = int(rng.integers(1, 400)), [8, 32, 128, 256][seed % 4]
+    matrix = rng.integers(0, 256, (n, nbytes), dtype=np.uint8)
+    matrix[n // 2 :] &= 0x0F  # many equal distances: ties must go by row
+    query = rng.integers(0, 256, nbytes, dtype=np.uint8)
+    for k in (1, 10, n, n + 5):
+        assert vectors.top_k(matrix, query, k) == brute_force(matrix, query, k)
+    subset = sorted(random.Random(seed).sample(range(n), max(n // 3, 1)))
+    assert vectors.top_k(matrix, query, 7, np.array(subset)) == brute_force(
+        matrix, query, 7, subset)
+
+
+def test_top_k_over_a_stored_memory_mapped_file(tmp_path) -> None:
+    rng = np.random.default_rng(7)
+    bits = rng.integers(0, 256, (300, 128), dtype=np.uint8)
+    keys = [vectors.key_of(f"h{i}") for i in range(300)]
+    path = tmp_path / "v.npy"
+    vectors.save(path, keys, bits)
+    loaded = vectors.load(path, 1024)
+    assert loaded is not None and loaded.keys == keys
+    assert vectors.top_k(loaded.bits, bits[42], 5) == brute_force(bits, bits[42], 5)
+    assert vectors.load(path, 2048) is None  # another dimension: not this file's format
