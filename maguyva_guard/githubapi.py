@@ -58,7 +58,7 @@ class Response:
         """The `rel="next"` URL of a paginated answer (RFC 8288 Link header), if any."""
         for url, rels in _LINK.findall(self.headers.get("Link", "")):
             if "next" in rels.split():
-                return url
+                return str(url)
         return None
 
 
@@ -143,4 +143,4 @@ class Api:
     def _delay(attempt: int, retry_after: str | None) -> float:
         if retry_after and retry_after.strip().isdigit():
             return min(float(retry_after), MAX_WAIT_SECONDS)
-        return BACKOFF_SECONDS * 2 ** (attempt - 1)
+        return BACKOFF_SECONDS * 2.0 ** (attempt - 1)
