@@ -14,6 +14,7 @@ Format changelog (bump SCHEMA_VERSION, and the file name with it, on any change)
   1: first format
   2: integer blob ids in defs/refs/chunks (a third smaller, appends instead of random
      inserts into the blob indexes); files.blob_id for the joins
+  3: index on chunks(hash), for chunk_texts
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from maguyva_guard.records import Chunk, Definition, FileSymbols, Reference
 if TYPE_CHECKING:
     from maguyva_guard.storewrite import StoreWriter
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 INDEX_DIRNAME = "maguyva-guard"
 BASES_SEP = "\x1f"  # joins a class's bases in one column (a base's text may hold any printable)
 
@@ -59,6 +60,7 @@ CREATE INDEX IF NOT EXISTS defs_blob ON defs(blob);
 CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
 CREATE INDEX IF NOT EXISTS refs_blob ON refs(blob);
 CREATE INDEX IF NOT EXISTS chunks_blob ON chunks(blob);
+CREATE INDEX IF NOT EXISTS chunks_hash ON chunks(hash);
 CREATE INDEX IF NOT EXISTS files_blob ON files(blob_id);
 CREATE INDEX IF NOT EXISTS files_oid ON files(blob);
 CREATE INDEX IF NOT EXISTS previous_blob ON previous(blob);
@@ -235,6 +237,25 @@ class Store:
         for path, language, symbol, start, end, digest, text in self.conn.execute(sql):
             prefix = module_prefix(path, language)
             yield digest, Chunk(path, qualify(prefix, symbol), start, end, text)
+
+    def chunk_places(self) -> Iterator[tuple[str, str, str, int, int]]:
+        """(content hash, path, symbol, line_start, line_end) of every chunk of the current
+        view, without the text: the cheap way to find which chunks are new."""
+        sql = ("SELECT c.hash, f.path, f.language, c.symbol, c.line_start, c.line_end "
+               "FROM chunks c JOIN files f ON f.blob_id = c.blob")
+        for digest, path, language, symbol, start, end in self.conn.execute(sql):
+            yield digest, path, qualify(module_prefix(path, language), symbol), start, end
+
+    def chunk_texts(self, hashes: Iterable[str]) -> dict[str, str]:
+        """The text of each chunk content hash (any indexed blob's; unknown hashes left out)."""
+        wanted = list(dict.fromkeys(hashes))
+        found: dict[str, str] = {}
+        step = 500  # stay under SQLite's bound-parameter limit
+        for i in range(0, len(wanted), step):
+            part = wanted[i : i + step]
+            sql = f"SELECT hash, text FROM chunks WHERE hash IN ({','.join('?' * len(part))})"
+            found.update(self.conn.execute(sql, part))
+        return found
 
     def symbols_of(self, blob: str, path: str) -> FileSymbols | None:
         """Everything indexed for a blob, as if it sat at `path` (any revision's blob).

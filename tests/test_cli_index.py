@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from conftest import git, write_files
 
 from maguyva_guard.cli import main
+from maguyva_guard.store import SCHEMA_VERSION
 
 FILES = {
     "pkg/__init__.py": "",
@@ -101,8 +102,8 @@ def test_detached_head_and_worktree(make_repo, tmp_path):
     result = index(wt)
     assert result.exit_code == 0
     assert SUMMARY.match(result.stderr).group(2) == "0"  # the common dir's index is shared
-    assert sorted(p.name for p in (repo / ".git" / "maguyva-guard").glob("index-v*.sqlite")) \
-        == ["index-v2.sqlite"]
+    names = [p.name for p in (repo / ".git" / "maguyva-guard").glob("index-v*.sqlite")]
+    assert names == [f"index-v{SCHEMA_VERSION}.sqlite"]
 
 
 @pytest.mark.parametrize("kind", ["plain", "bare"])

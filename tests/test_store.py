@@ -79,6 +79,10 @@ def test_records_get_path_and_module_prefix(make_repo):
         digest, chunk = next(iter(store.chunks()))
         assert digest == hashlib.sha1(chunk.text.encode()).hexdigest()
         assert chunk.symbol in ("pkg.parse_config", "pkg.config.parse_config")
+        places = sorted(store.chunk_places())
+        assert places == [(digest, "pkg/__init__.py", "pkg.parse_config", 7, 8),
+                          (digest, "pkg/config.py", "pkg.config.parse_config", 7, 8)]
+        assert store.chunk_texts([digest, "unknown"]) == {digest: chunk.text}
         moved = store.symbols_of("b1", "other/place.py")
         assert moved is not None
         assert moved.definitions[1].qualified_name == "other.place.Config.load"
