@@ -21,6 +21,7 @@ which is what keeps a query fast on a large repository without a whole-program p
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -28,6 +29,8 @@ from functools import cached_property
 from pathlib import PurePosixPath
 from typing import Protocol
 
+from maguyva_guard.importpaths import JS_LANGUAGES, PACKAGE_LANGUAGES, ImportPaths
+from maguyva_guard.languages import language_for as language_of
 from maguyva_guard.records import (
     AMBIGUOUS,
     CLASS,
@@ -45,6 +48,9 @@ MAX_HOPS = 12  # re-export chains longer than this are cycles in practice
 SELF_NAMES = frozenset({"self", "cls", "this"})
 SUPER_NAMES = frozenset({"super()", "super"})
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]+")
+IMPLICIT_THIS = frozenset({"java"})  # a bare call inside a class may be a method of it
+SPREAD_METHODS = frozenset({"go", "rust"})  # methods may sit in another file than the type
 
 
 class SymbolSource(Protocol):
@@ -99,11 +105,11 @@ class FileScope:
     @cached_property
     def bound_imports(self) -> dict[str, Reference]:
         """Local name -> the import that binds it (the last one wins, as at run time)."""
-        return {r.alias or r.name: r for r in self.imports if r.name != "*"}
+        return {r.alias or r.name: r for r in self.imports if r.name != "*" or _binds(r)}
 
     @cached_property
     def star_imports(self) -> list[Reference]:
-        return [r for r in self.imports if r.name == "*"]
+        return [r for r in self.imports if r.name == "*" and not _binds(r)]
 
     def enclosing_class(self, scope: str) -> Definition | None:
         """The innermost class around `scope` (a qualified name), if any."""
@@ -159,6 +165,10 @@ class Resolver:
         return out
 
     @cached_property
+    def imports(self) -> ImportPaths:
+        return ImportPaths(self.paths)
+
+    @cached_property
     def module_of_path(self) -> dict[str, str]:
         """Path -> the dotted name imports use for it (the shortest registered)."""
         out: dict[str, str] = {}
@@ -206,9 +216,29 @@ class Resolver:
         return None
 
     def module_binding(self, path: str, name: str, hops: int = 0) -> Entity | None:
-        """What `name` means at the top level of module `path` (a def, an import, a star)."""
+        """What `name` means at the top level of module `path` (a def, an import, a star).
+
+        A folder ("pkg/", a Go or Java package) binds the top-level names of all its files.
+        """
         if hops > MAX_HOPS:
             return None
+        if path.endswith("/"):
+            for file in self.imports.folders.get(path, ()):
+                found = self._file_binding(file, name, hops)
+                if found is not None:
+                    return found
+            return None
+        found = self._file_binding(path, name, hops)
+        if found is None and language_of(path) in PACKAGE_LANGUAGES:
+            folder = posixpath.dirname(path) + "/"
+            for file in self.imports.folders.get(folder, ()):
+                if file != path and language_of(file) == language_of(path):
+                    d = self.scope(file).children.get(("", name))
+                    if d is not None:
+                        return Entity("definition", path=file, definition=d)
+        return found
+
+    def _file_binding(self, path: str, name: str, hops: int) -> Entity | None:
         scope = self.scope(path)
         d = scope.children.get(("", name))
         if d is not None:
@@ -217,8 +247,7 @@ class Resolver:
         if imp is not None:
             return self.import_entity(path, imp, hops + 1)
         for star in scope.star_imports:
-            module = self.absolute_import(path, star.target[: -len(".*")])
-            m = self.resolve_dotted(module, hops + 1)
+            m = self.import_entity(path, star, hops + 1)
             if m is not None and m.kind == "module":
                 found = self.module_binding(m.path, name, hops + 1)
                 if found is not None:
@@ -227,10 +256,42 @@ class Resolver:
 
     def import_entity(self, path: str, imp: Reference, hops: int = 0) -> Entity | None:
         """The entity an import binds. `import a.b` binds "a", the rest is a member chain."""
+        language = language_of(path)
+        if language != "python":
+            return self._foreign_import(language or "", path, imp, hops)
         target = self.absolute_import(path, imp.target)
-        if imp.alias and "." in target and imp.alias == target.split(".")[0]:
+        if imp.name == "*":
+            target = target[: -len(".*")] if target.endswith(".*") else target
+        elif imp.alias and "." in target and imp.alias == target.split(".")[0]:
             target = imp.alias  # `import a.b` binds the package a
         return self.resolve_dotted(target, hops)
+
+    def _foreign_import(self, language: str, path: str, imp: Reference, hops: int) -> Entity | None:
+        found = self.imports.resolve(language, path, imp.target)
+        if found is None:
+            return None
+        entity: Entity | None = Entity("module", path=found.location)
+        members = found.members
+        if language in JS_LANGUAGES and imp.name not in ("*", ""):
+            if imp.name == "default":
+                return self._default_export(found.location, imp.alias) or entity
+            members = (imp.name,)
+        if language == "java" and members:
+            d = self.scope(found.location).children.get(("", members[0]))
+            entity = Entity("definition", path=found.location, definition=d) if d else None
+            members = members[1:]
+        for seg in members:
+            entity = self.member(entity, seg, hops + 1) if entity else None
+        return entity
+
+    def _default_export(self, path: str, alias: str) -> Entity | None:
+        """`import X from "./m"`: the definition named X, else the file's only class or
+        function (what `export default` usually marks)."""
+        top = [d for d in self.scope(path).definitions if not d.parent]
+        named = [d for d in top if d.name == alias]
+        only = [d for d in top if d.kind in ("class", "function")]
+        pick = named[0] if named else (only[0] if len(only) == 1 else None)
+        return Entity("definition", path=path, definition=pick) if pick else None
 
     def member(self, entity: Entity, name: str, hops: int = 0) -> Entity | None:
         """`entity.name`: a module attribute, a submodule, or a class member."""
@@ -251,6 +312,28 @@ class Resolver:
             return None
         return Entity("definition", path=method.path, definition=method, sure=entity.sure)
 
+    def enclosing_class(self, path: str, scope: str) -> Definition | None:
+        """The class around `scope`; for Go and Rust methods, whose type may be declared in
+        another file of the package, the type named by the method's parent."""
+        fs = self.scope(path)
+        cls = fs.enclosing_class(scope)
+        if cls is not None:
+            return cls
+        d = fs.by_qualified.get(scope)
+        while d is not None and d.parent and d.parent not in fs.by_qualified:
+            types = [c for c in self.source.definitions(qualified_name=d.parent)  # type: ignore[call-arg]
+                     if c.kind in CLASS_KINDS]
+            return types[0] if types else None
+        return None
+
+    def receiver_variable(self, path: str, scope: str) -> str:
+        """Go: the receiver's name in `func (s *Server) Start()`, which plays `self`."""
+        if language_of(path) != "go":
+            return ""
+        fn = self.scope(path).enclosing_function(scope)
+        m = _GO_RECEIVER.match(fn.signature) if fn is not None else None
+        return m.group(1) if m else ""
+
     def class_member(self, cls: Definition, name: str, hops: int = 0) -> Definition | None:
         """Look `name` up in a class and then its bases, depth first (Python's MRO, roughly)."""
         seen: set[tuple[str, str]] = set()
@@ -262,6 +345,9 @@ class Resolver:
                 continue
             seen.add(key)
             found = self.scope(c.path).children.get((c.qualified_name, name))
+            if found is None and language_of(c.path) in SPREAD_METHODS:
+                found = next((d for d in self.source.definitions(name=name)
+                              if d.parent == c.qualified_name), None)
             if found is not None:
                 return found
             stack.extend(self.bases(c, hops + 1))
@@ -296,6 +382,11 @@ class Resolver:
                     return Entity("definition", path=path, definition=found)
             first = False
             q = d.parent
+        if language_of(path) in IMPLICIT_THIS:
+            cls = fs.enclosing_class(scope)
+            member = self.class_member(cls, name, hops + 1) if cls is not None else None
+            if member is not None:
+                return Entity("definition", path=member.path, definition=member)
         return self.module_binding(path, name, hops)
 
     def resolve_expression(
@@ -311,13 +402,13 @@ class Resolver:
             if e is not None and e.definition is not None and e.definition.kind in CLASS_KINDS:
                 return Entity("instance", path=e.path, definition=e.definition, sure=e.sure)
             return None
+        expr = expr.replace("::", ".")
         if not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*", expr):
             return None
         head, *rest = expr.split(".")
-        fs = self.scope(path)
         entity: Entity | None
-        if head in SELF_NAMES:
-            cls = fs.enclosing_class(scope)
+        if head in SELF_NAMES or head == self.receiver_variable(path, scope):
+            cls = self.enclosing_class(path, scope)
             if cls is None:
                 return None
             entity = Entity("instance", path=path, definition=cls)
@@ -377,6 +468,8 @@ class Resolver:
         if ref.kind == IMPORT:
             if ref.name == "*":
                 return UNRESOLVED
+            if language_of(ref.path) != "python":
+                return _resolution(self.import_entity(ref.path, ref))
             e = self.resolve_dotted(self.absolute_import(ref.path, ref.target))
             return _resolution(e)
         if ref.kind == "string":
@@ -384,12 +477,14 @@ class Resolver:
         if not ref.receiver:
             e = self.lookup_name(ref.path, ref.scope, ref.name)
             return _resolution(e)
-        fs = self.scope(ref.path)
-        if ref.receiver in SELF_NAMES or ref.receiver in SUPER_NAMES:
-            cls = fs.enclosing_class(ref.scope)
+        receiver = ref.receiver
+        if receiver and receiver == self.receiver_variable(ref.path, ref.scope):
+            receiver = "self"
+        if receiver in SELF_NAMES or receiver in SUPER_NAMES:
+            cls = self.enclosing_class(ref.path, ref.scope)
             if cls is None:
                 return self.by_name(ref)
-            start = self.bases(cls) if ref.receiver in SUPER_NAMES else [cls]
+            start = self.bases(cls) if receiver in SUPER_NAMES else [cls]
             for c in start:
                 found = self.class_member(c, ref.name)
                 if found is not None:
@@ -397,12 +492,12 @@ class Resolver:
             # Not in the known hierarchy: a mixin calling what the concrete class provides,
             # or a method inherited from a class outside the repository.
             return self.by_name(ref)
-        receiver = self.resolve_expression(ref.path, ref.scope, ref.receiver)
-        if receiver is None:
+        owner = self.resolve_expression(ref.path, ref.scope, receiver)
+        if owner is None:
             return self.by_name(ref)
-        e = self.member(receiver, ref.name)
-        if e is None and receiver.kind != "module" and receiver.definition is not None:
-            if self.unresolved_bases(receiver.definition):
+        e = self.member(owner, ref.name)
+        if e is None and owner.kind != "module" and owner.definition is not None:
+            if self.unresolved_bases(owner.definition):
                 return self.by_name(ref)  # may come from a base outside the repository
         return _resolution(e)
 
@@ -428,6 +523,11 @@ class Resolver:
                 break
             cls = bases[0]
         return (cls.path, cls.qualified_name) if cls else (method.path, method.parent)
+
+
+def _binds(imp: Reference) -> bool:
+    """`import * as ns` binds a namespace; Python's `from m import *` binds every name."""
+    return imp.alias not in ("", "*")
 
 
 def _is_member(d: Definition) -> bool:
