@@ -16,8 +16,12 @@ from tree_sitter import Node
 _TIGHT: Final = re.compile(r"\s*(\?\.|\.|::|->)\s*|([(\[])\s+|\s+([)\]])")
 _IDENTIFIER: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _COMMENT_MARKS: Final = re.compile(r"^\s*(?:/\*+!?|\*+/?|//[/!]?|#+)?\s?")
-_STRING_PREFIX: Final = re.compile(r"^[rRuUbBfF]{0,2}('''|\"\"\"|'|\")")
+_STRING_PREFIX: Final = re.compile(rb"^[rRuUbBfF]{0,2}('''|\"\"\"|'|\")")
+_BLANK_LINE: Final = re.compile(rb"\n[ \t\r]*\n")
 _PUNCT_END: Final = ("{", ":", ";")
+# "( a, b, )" -> "(a, b)": the whitespace and trailing commas that reformatting moves
+# ("(3,)", a one-element tuple, has no space and stays as it is).
+_SIGNATURE_LAYOUT: Final = re.compile(r"([(\[]) |,? ([)\]])")
 
 
 def text(source: bytes, node: Node) -> str:
@@ -47,13 +51,34 @@ def prefix_receiver(source: bytes, node: Node, name: Node) -> str:
     return ""  # not a qualifier ("new " before a constructor)
 
 
-def signature(source: bytes, start: int, node: Node, body: Node | None) -> str:
-    """The header from `start` (decorators included) up to the body, whitespace-normalised."""
+def signature(
+    source: bytes, start: int, node: Node, body: Node | None, comment_types: tuple[str, ...]
+) -> str:
+    """The header from `start` (decorators included) up to the body, whitespace-normalised.
+
+    Layout does not count: a signature reflowed over several lines, with or without a
+    trailing comma, is the same signature. Comments between the header and the body (a
+    Python block starts after them) are left out.
+    """
     end = body.start_byte if body is not None and body.start_byte > start else node.end_byte
+    if body is not None and end == body.start_byte and _has_comment_mark(source, start, end):
+        before = body.prev_sibling
+        while before is not None and before.type in comment_types and before.start_byte > start:
+            end = before.start_byte
+            before = before.prev_sibling
     header = " ".join(source[start:end].decode("utf-8", "replace").split())
+    header = _SIGNATURE_LAYOUT.sub(_tighten_layout, header)
     if header.endswith(_PUNCT_END) or (header.endswith("=") and not header.endswith("==")):
         header = header[:-1].rstrip()
     return header
+
+
+def _has_comment_mark(source: bytes, start: int, end: int) -> bool:
+    return source.find(b"#", start, end) >= 0 or source.find(b"/", start, end) >= 0
+
+
+def _tighten_layout(match: re.Match[str]) -> str:
+    return match.group(1) or match.group(2) or ""
 
 
 def docstring(source: bytes, body: Node | None) -> str:
@@ -65,7 +90,7 @@ def docstring(source: bytes, body: Node | None) -> str:
         first = first.named_child(0)
     if first is None or first.type != "string":
         return ""
-    raw = text(source, first)
+    raw = source[first.start_byte : first.end_byte]
     match = _STRING_PREFIX.match(raw)
     if match is None:
         return ""
@@ -73,7 +98,9 @@ def docstring(source: bytes, body: Node | None) -> str:
     inner = raw[match.end() :]
     if inner.endswith(quote):
         inner = inner[: -len(quote)]
-    return first_paragraph(inner.splitlines())
+    # Cut at the first blank line before decoding: docstrings can run for pages.
+    paragraph = _BLANK_LINE.split(inner.lstrip(b" \t\r\n"), maxsplit=1)[0]
+    return " ".join(paragraph.decode("utf-8", "replace").split())
 
 
 def leading_comment(source: bytes, node: Node, comment_types: tuple[str, ...]) -> str:

@@ -256,7 +256,9 @@ class _Collected:
                     kind=item.kind,
                     line_start=item.line_start,
                     line_end=item.line_end,
-                    signature=signature(source, item.start, item.outer, item.body),
+                    signature=signature(
+                        source, item.start, item.outer, item.body, spec.comment_types
+                    ),
                     doc=doc,
                     parent=item.parent,
                     bases=tuple(item.bases),

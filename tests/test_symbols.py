@@ -135,6 +135,10 @@ def test_signature_ignores_the_body_and_tracks_the_header() -> None:
     body_edit = "def f(a, b=1) -> int:\n    return a + b\n    # x\n"
     assert _definition(_py(body_edit), "f").signature == signature
     assert _definition(_py("def  f(a,\n      b=1)->int :\n    return a\n"), "f").signature != ""
+    reflowed = "def f(\n    a,\n    b=1,\n) -> int:  # why\n    return a\n"
+    assert _definition(_py(reflowed), "f").signature == signature
+    tuple_default = _definition(_py("def f(a, b=(1,)):\n    pass\n"), "f").signature
+    assert tuple_default == "def f(a, b=(1,))"
     for changed in (
         "def f(a, b=2) -> int:\n    return a\n",
         "def f(a, b=1) -> str:\n    return a\n",
