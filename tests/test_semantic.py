@@ -25,6 +25,7 @@ FILES = {f"app/{name}.py": body for name, body in FUNCTIONS.items()}
 def fresh_state(monkeypatch) -> None:
     embedding._warned.clear()
     semantic._views.clear()
+    semantic._loaded.clear()
     monkeypatch.delenv("VOYAGE_API_KEY", raising=False)
 
 
@@ -234,3 +235,17 @@ def test_top_k_over_a_stored_memory_mapped_file(tmp_path) -> None:
     assert loaded is not None and loaded.keys == keys
     assert vectors.top_k(loaded.bits, bits[42], 5) == brute_force(bits, bits[42], 5)
     assert vectors.load(path, 2048) is None  # another dimension: not this file's format
+
+
+def test_a_search_sends_no_big_backlog_through_the_network(make_repo, monkeypatch, capsys):
+    monkeypatch.setenv("VOYAGE_API_KEY", KEY)
+    monkeypatch.setattr(semantic, "SEARCH_REMOTE_MAX", 5)
+    with VoyageServer(KEY) as server:
+        store = Store.open(make_repo(FILES))
+        indexer.update(store)
+        config = SemanticConfig(backend="voyage", base_url=server.base_url)
+        assert ask(store, "read the configuration file", config) == []
+        assert server.requests == []  # nothing to search: not even the query is sent
+        assert "semantic index incomplete: 0 of 12 chunks" in capsys.readouterr().err
+        assert semantic.refresh(store, config=config) == 12  # the next index update does it
+        assert ask(store, "read the configuration file", config)

@@ -10,8 +10,10 @@ backends re-embeds into that backend's own file (vectors are never mixed).
 Embedding is bounded in time, so neither an index update nor a query blows its budget on a
 cold index of a big repository (Django: ~43k chunks, ~6 s of CPU for the embedded backend,
 minutes through the network): `refresh` embeds for at most EAGER_SECONDS and a search for
-at most SEARCH_SECONDS, saving after every batch; what is left follows on the next runs. A
-search over a partly embedded view answers from what is there and says so once on stderr.
+at most SEARCH_SECONDS, saving after every batch; what is left follows on the next runs
+(each index update embeds at least one batch). A search sends at most SEARCH_REMOTE_MAX
+chunks to a network backend. A search over a partly embedded view answers from what is
+there and says so once on stderr.
 `refresh(store, budget=None)` embeds everything (for `maguyva-guard index`).
 """
 
@@ -21,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from maguyva_guard import embedding, spec, vectors
@@ -29,13 +32,15 @@ from maguyva_guard.records import Hit
 from maguyva_guard.retrievers.base import SearchRequest
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from maguyva_guard.store import Store
 
 EAGER_SECONDS: Final = 1.0  # embedding time an index update may spend (then lazily)
 SEARCH_SECONDS: Final = 3.0  # ... and a search, inside the engine's 5 s modality deadline
 BATCH: Final = 2048  # chunks embedded (and saved) at a time
+# A search embeds missing chunks through the network only when they are this few (about one
+# quick request): a larger remote batch would outlive the engine's modality deadline, and
+# the index update of the next run embeds them anyway.
+SEARCH_REMOTE_MAX: Final = 100
 # Vectors of chunks that left the view are kept (a branch switch back costs nothing) until
 # the file holds this many times the view's chunks; then it is pruned to the view.
 PRUNE_RATIO: Final = 2
@@ -93,15 +98,20 @@ def refresh(store: Store, progress: Progress | None = None, *, config: Any = Non
 
 
 def _fill(store: Store, backend: embedding.Backend, view: View, budget: float | None,
-          progress: Progress | None) -> int:
-    """Embed missing chunks in batches, saving after each, until done or out of time."""
+          progress: Progress | None, remote_max: int | None = None) -> int:
+    """Embed missing chunks in batches, saving after each, until done or out of time.
+
+    With `remote_max`, a network backend embeds nothing when more than that are missing.
+    """
     path = vectors.file_for(store.index_dir, *embedding.tag(backend))
     with _lock:
-        have = vectors.load(path, backend.dimension)
+        have, known = _load(path, backend.dimension)
         keys = list(have.keys) if have else []
         bits = have.bits if have else None
-        known = set(keys)
         missing = [k for k in view.places if k not in known]
+        if remote_max is not None and backend.name != embedding.EMBEDDED \
+                and len(missing) > remote_max:
+            return 0
         started, done = time.monotonic(), 0
         for start in range(0, len(missing), BATCH):
             if budget is not None and start and time.monotonic() - started > budget:
@@ -153,10 +163,10 @@ class SemanticRetriever:
         import numpy as np
 
         view = _cached_view(self.store)
-        _fill(self.store, backend, view, SEARCH_SECONDS, None)
+        _fill(self.store, backend, view, SEARCH_SECONDS, None, SEARCH_REMOTE_MAX)
         path = vectors.file_for(self.store.index_dir, *embedding.tag(backend))
-        stored = vectors.load(path, backend.dimension)
-        rows = stored.rows() if stored else {}
+        with _lock:
+            stored, rows = _load(path, backend.dimension)
         keys = [k for k in view.places if k in rows]
         if len(keys) < len(view.places):
             embedding.warn_once(
@@ -200,3 +210,22 @@ def _cached_view(store: Store) -> View:
             _views.clear()
             _views[ident] = current_view(store)
         return _views[ident]
+
+
+_loaded: dict[Path, tuple[tuple[int, int, int], vectors.Vectors | None, dict[bytes, int]]] = {}
+
+
+def _load(path: Path, dimension: int) -> tuple[vectors.Vectors | None, dict[bytes, int]]:
+    """The stored vectors and their rows by key, re-read only when the file was replaced."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None, {}
+    stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+    cached = _loaded.get(path)
+    if cached is None or cached[0] != stamp:
+        found = vectors.load(path, dimension)
+        cached = (stamp, found, found.rows() if found else {})
+        _loaded.clear()
+        _loaded[path] = cached
+    return cached[1], cached[2]
