@@ -101,9 +101,10 @@ def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
     writer = store.writer()
     fresh = _new_blobs(writer, old, entries)
     with store.transaction():
-        outcome = blobparse.index_blobs(
-            str(store.root), writer, fresh, language_of, max_size, progress,
-            meanwhile=lambda texts: _text_hook("index_contents", store, texts))
+        with writer.bulk():
+            outcome = blobparse.index_blobs(
+                str(store.root), writer, fresh, language_of, max_size, progress,
+                meanwhile=lambda texts: _text_hook("index_contents", store, texts))
         writer.set_view(old, _final_view(store, old, entries, outcome.status))
         _text_hook("drop_blobs", store, writer.collect_garbage())
         symbols, references = writer.view_counts()

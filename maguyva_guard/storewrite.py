@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from maguyva_guard.records import FileSymbols
-from maguyva_guard.store import BASES_SEP, FileInfo
+from maguyva_guard.store import BASES_SEP, RECORD_INDEXES, FileInfo
 
 Row = tuple[object, ...]
 
@@ -70,6 +71,19 @@ class StoreWriter:
             sql = f"SELECT oid FROM blobs WHERE oid IN ({','.join('?' * len(part))})"
             found.update(row[0] for row in self.conn.execute(sql, part))
         return found
+
+    @contextmanager
+    def bulk(self) -> Iterator[None]:
+        """Around the inserts of an update: when the record tables are empty (a cold build),
+        their indexes are dropped first and built once at the end, in the same transaction."""
+        cold = self.conn.execute("SELECT NOT EXISTS (SELECT 1 FROM blobs)").fetchone()[0]
+        if cold:
+            for name in RECORD_INDEXES:
+                self.conn.execute(f"DROP INDEX IF EXISTS {name}")
+        yield
+        if cold:
+            for name, on in RECORD_INDEXES.items():
+                self.conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {on}")
 
     def next_id(self) -> int:
         """The first free blob id (ids are handed out before parsing, under the lock)."""

@@ -6,7 +6,7 @@ import pytest
 from conftest import git, write_files
 
 from maguyva_guard import blobparse, classify, indexer
-from maguyva_guard.store import Store
+from maguyva_guard.store import RECORD_INDEXES, Store
 
 FILES = {
     "pkg/__init__.py": "from .config import parse_config\n",
@@ -46,6 +46,10 @@ def test_first_update_parses_every_supported_blob(make_repo):
                                          "JOIN blobs b ON b.id = f.blob_id"))
         assert status["logo.png"] == classify.SKIPPED_BINARY
         assert status["README.md"] == classify.SKIPPED_LANGUAGE
+        # The cold build dropped the record indexes while inserting: they are back.
+        indexes = {r[0] for r in store.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index'")}
+        assert set(RECORD_INDEXES) <= indexes
 
 
 def test_one_changed_file_parses_only_that_blob(make_repo):
