@@ -123,8 +123,8 @@ def test_voyage_documents_then_queries_and_caches(make_repo, monkeypatch) -> Non
         assert first.body["input_type"] == "document" and len(first.body["input"]) == 12
         assert first.body["output_dimension"] == 512 and first.body["output_dtype"] == "ubinary"
         assert (12, 12) in progress
+        ask(store, "read the configuration file")  # no config given: the repository's
         config = SemanticConfig(backend="voyage", dimension=512, base_url=server.base_url)
-        ask(store, "read the configuration file", config)
         ask(store, "def f(x): return x", config, intent="find_similar")
         assert [(r.body["input_type"], len(r.body["input"])) for r in server.requests[1:]] == [
             ("query", 1), ("document", 1)]  # cached chunks: no request for them

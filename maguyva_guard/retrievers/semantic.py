@@ -85,16 +85,21 @@ def refresh(store: Store, progress: Progress | None = None, *, config: Any = Non
     """Embed the current view's chunks that the configured backend has not embedded yet,
     for at most `budget` seconds (None: all). Returns how many were embedded. A backend
     failure is reported once on stderr and leaves the index usable (returns 0)."""
-    if config is None:
-        from maguyva_guard.config import load_config
-
-        config = load_config(store.root).semantic
-    backend = embedding.select(config)
+    backend = embedding.select(_configured(store, config))
     try:
         return _fill(store, backend, current_view(store), budget, progress)
     except SemanticUnavailable as exc:
         embedding.warn_once(f"semantic search unavailable: {exc.reason}")
         return 0
+
+
+def _configured(store: Store, config: Any) -> Any:
+    """The settings to use: those given, else the repository's (refresh gets none)."""
+    if config is not None:
+        return config
+    from maguyva_guard.config import load_config
+
+    return load_config(store.root).semantic
 
 
 def _fill(store: Store, backend: embedding.Backend, view: View, budget: float | None,
@@ -144,8 +149,9 @@ class SemanticRetriever:
     modality = spec.SEMANTIC
 
     def __init__(self, store: Store, config: Any = None) -> None:
+        """`config`: the semantic settings (None: the repository's configuration)."""
         self.store = store
-        self.config = config
+        self.config = _configured(store, config)
 
     def search(self, request: SearchRequest) -> list[Hit]:
         """Ranked hits, score = 1 - Hamming distance / bits (1.0: identical vectors).
