@@ -149,6 +149,18 @@ class StoreWriter:
             self.conn.execute(f"DELETE FROM {table}")
         self.conn.execute("DELETE FROM meta WHERE key IN ('view', 'view_digest', 'counts')")
 
+    def blob_counts(self, oids: Iterable[str]) -> tuple[int, int]:
+        """(definitions, references) summed over these blobs, each as often as listed."""
+        defs = refs = 0
+        for oid in oids:
+            row = self.conn.execute(
+                "SELECT (SELECT count(*) FROM defs WHERE blob = b.id), "
+                "(SELECT count(*) FROM refs WHERE blob = b.id) FROM blobs b WHERE oid = ?",
+                (oid,)).fetchone()
+            if row is not None:
+                defs, refs = defs + row[0], refs + row[1]
+        return defs, refs
+
     def view_counts(self) -> tuple[int, int]:
         """(definitions, references) in the current view, counting each path."""
         defs = self.conn.execute(

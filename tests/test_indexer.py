@@ -62,10 +62,17 @@ def test_one_changed_file_parses_only_that_blob(make_repo):
         stats = indexer.update(store)
         assert stats.parsed == store.parse_count == 1
         assert [d.path for d in store.definitions(name="other")] == ["pkg/cli.py"]
+        # The counts are kept up to date from the changed paths alone.
+        assert stats.symbols == len(store.definitions())
+        assert stats.references == len(store.references())
         # Unstaging flips back to a blob the index still has (the previous view): no parse.
         git(repo, "reset", "-q", "pkg/cli.py")
         assert indexer.update(store).parsed == 0
         assert store.definitions(name="other") == []
+        git(repo, "rm", "-q", "--cached", "pkg/config.py")
+        stats = indexer.update(store)
+        assert (stats.files, stats.symbols) == (len(FILES) - 1, len(store.definitions()))
+        assert stats.references == len(store.references())
 
 
 def test_same_content_at_a_new_path_is_not_parsed_again(make_repo):
