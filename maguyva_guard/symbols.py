@@ -12,11 +12,12 @@ spans (a bisect per reference), not from walking each node's parents.
 from __future__ import annotations
 
 import re
+import threading
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Final
 
-from tree_sitter import Node, Parser, Query, QueryCursor
+from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
 from .languages import LANGUAGES, LanguageSpec, query_source
 from .records import (
@@ -68,12 +69,14 @@ class _Role:
 @dataclass(frozen=True)
 class _Compiled:
     spec: LanguageSpec
-    parser: Parser
-    query: Query
+    language: Language
+    query: Query  # immutable once built: shared by every thread
     roles: tuple[_Role, ...]
 
 
 _COMPILED: dict[str, _Compiled] = {}
+# A Parser holds parse state, so each thread gets its own (the engine runs in threads).
+_PARSERS = threading.local()
 
 
 def extract(source: bytes, language: str) -> FileSymbols:
@@ -91,7 +94,7 @@ def extract(source: bytes, language: str) -> FileSymbols:
         # copy: U+FFFD for each bad byte; newlines are untouched, so lines stay the same.
         decoded = source.decode("utf-8", "replace")
         source = decoded.encode("utf-8")
-    tree = compiled.parser.parse(source)
+    tree = _parser(compiled).parse(source)
     collected = _Collected(source, compiled.spec)
     collected.collect(compiled, tree.root_node)
     return collected.build(language, decoded)
@@ -104,19 +107,30 @@ def compile_language(language: str) -> None:
 
 def _compile(language: str) -> _Compiled:
     # Imported here: the language pack is large and only needed once something is parsed.
-    from tree_sitter_language_pack import get_language, get_parser
+    from tree_sitter_language_pack import get_language
 
     spec = LANGUAGES[language]
     source = query_source(language) + "\n(ERROR) @error\n"
-    query = Query(get_language(spec.grammar), source)
+    grammar = get_language(spec.grammar)
+    query = Query(grammar, source)
     raw = source.encode("utf-8")
     roles = []
     for index in range(query.pattern_count):
         pattern = raw[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]
         roles.append(_role_of(pattern, language))
-    compiled = _Compiled(spec, get_parser(spec.grammar), query, tuple(roles))
+    compiled = _Compiled(spec, grammar, query, tuple(roles))
     _COMPILED[language] = compiled
     return compiled
+
+
+def _parser(compiled: _Compiled) -> Parser:
+    parsers: dict[str, Parser] | None = getattr(_PARSERS, "by_language", None)
+    if parsers is None:
+        parsers = _PARSERS.by_language = {}
+    parser = parsers.get(compiled.spec.name)
+    if parser is None:
+        parser = parsers[compiled.spec.name] = Parser(compiled.language)
+    return parser
 
 
 def _role_of(pattern: bytes, language: str) -> _Role:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -340,3 +341,11 @@ def test_spliced_fixture_fragments_never_raise(language: str, cuts: list[int]) -
     data = sample_path(language).read_bytes()
     pieces = [data[c % len(data) : (c * 7) % len(data)] for c in cuts]
     extract(b"".join(pieces), language)
+
+
+def test_threads_extract_concurrently_with_the_same_results() -> None:
+    blobs = [(sample_path(language).read_bytes(), language) for language in sorted(LANGUAGES)]
+    expected = [extract(data, language) for data, language in blobs]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda pair: extract(*pair), blobs * 4))
+    assert results == expected * 4
