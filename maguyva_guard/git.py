@@ -85,7 +85,10 @@ def _argv(repo: Path | str, args: Iterable[str]) -> list[str]:
 
 def run(repo: Path | str, *args: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:
     """Run one git command; a failure becomes FatalError with git's own first line."""
-    proc = subprocess.run(_argv(repo, args), capture_output=True, env=_env(), check=False)
+    try:
+        proc = subprocess.run(_argv(repo, args), capture_output=True, env=_env(), check=False)
+    except FileNotFoundError:
+        raise FatalError("git is not installed (or not on PATH)") from None
     if check and proc.returncode != 0:
         raise FatalError(_first_line(proc.stderr) or f"git {args[0]} failed")
     return proc
@@ -150,7 +153,9 @@ def merge_base(repo: Path | str, a: str, b: str) -> str | None:
 
 
 def _decode(raw: bytes) -> str:
-    return raw.decode("utf-8", "surrogateescape")
+    """A repository path as text. Bytes that are not UTF-8 become "\\xNN": SQLite stores
+    only valid UTF-8, and every caller here uses paths as names, reading blobs by id."""
+    return raw.decode("utf-8", "backslashreplace")
 
 
 def ls_tree(repo: Path | str, rev: str) -> dict[str, Entry]:

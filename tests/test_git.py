@@ -183,3 +183,21 @@ def test_nothing_is_written(make_repo):
     g.repo_info(repo)
     assert (index.read_bytes(), index.stat().st_mtime_ns) == before
     assert not Path(f"{index}.lock").exists()
+
+
+def test_paths_that_are_not_utf8(make_repo):
+    repo = make_repo({"ok.py": "x\n"}, commit=False)
+    odd = bytes(repo) + b"/caf\xe9.py"
+    with open(odd, "wb") as f:
+        f.write(b"def f():\n    pass\n")
+    git(repo, "add", "-A")
+    assert sorted(g.ls_index(repo)) == ["caf\\xe9.py", "ok.py"]
+    assert {c.new_path for c in g.diff_files(repo, None)} == {"caf\\xe9.py", "ok.py"}
+    assert "caf\\xe9.py" in g.diff_hunks(repo, None)
+
+
+def test_git_missing_is_one_clear_error(make_repo, monkeypatch):
+    repo = make_repo({"a.py": "x\n"})
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(FatalError, match="git is not installed"):
+        g.repo_info(repo)

@@ -219,3 +219,13 @@ def test_text_hooks_receive_blobs(make_repo, monkeypatch, hook):
         assert [[t for _, t in c] for c in calls] == [["one\n"], ["v0\n"], ["v1\n"], ["v2\n"]]
     else:
         assert len(calls) == 2 and all(len(c) == 1 for c in calls)
+
+
+def test_a_path_that_is_not_utf8_is_indexed(make_repo):
+    repo = make_repo({"ok.py": "def ok():\n    pass\n"})
+    with open(bytes(repo) + b"/caf\xe9.py", "wb") as f:
+        f.write(b"def odd():\n    pass\n")
+    git(repo, "add", "-A")
+    with Store.open(repo) as store:
+        assert indexer.update(store).parsed == 2
+        assert [d.path for d in store.definitions(name="odd")] == ["caf\\xe9.py"]
