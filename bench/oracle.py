@@ -17,6 +17,7 @@ prints the references as JSON: the baselines time jedi in a fresh process that w
 from __future__ import annotations
 
 import json
+import os
 import sys
 import sysconfig
 import time
@@ -32,6 +33,10 @@ LIFTED_LIMIT = 10**9
 DEFAULT_PARSED_FILE_LIMIT = 30
 DEFAULT_OPENED_FILE_LIMIT = 2000
 CACHE_DIR = Path(__file__).resolve().parent / ".cache" / "oracle"
+# parso pickles parsed files into jedi's cache directory; two processes writing one file
+# corrupt it (EOFError on the next load). The one-at-a-time script shares JEDI_CACHE; each
+# oracle worker gets a folder of its own under it.
+JEDI_CACHE = Path(__file__).resolve().parent / ".cache" / "jedi"
 
 
 @dataclass(frozen=True, order=True)
@@ -52,6 +57,13 @@ def set_limits(lifted: bool) -> None:
 
     references._PARSED_FILE_LIMIT = LIFTED_LIMIT if lifted else DEFAULT_PARSED_FILE_LIMIT
     references._OPENED_FILE_LIMIT = LIFTED_LIMIT if lifted else DEFAULT_OPENED_FILE_LIMIT
+
+
+def use_cache_dir(folder: Path) -> None:
+    import jedi
+
+    folder.mkdir(parents=True, exist_ok=True)
+    jedi.settings.cache_directory = str(folder)
 
 
 def sys_path_for(root: Path) -> list[str]:
@@ -159,6 +171,7 @@ def timed_references(root: str, path: str, line: int, col: int) -> tuple[list, f
     parse cache) between queries: the search cost is mostly parsing."""
     if root not in _WORKER_PROJECT:
         set_limits(lifted=True)
+        use_cache_dir(JEDI_CACHE / f"worker-{os.getpid()}")
         _WORKER_PROJECT[root] = make_project(Path(root))
     start = time.perf_counter()
     refs = references(Path(root), path, line, col, _WORKER_PROJECT[root])
@@ -171,6 +184,7 @@ def _main(argv: list[str]) -> int:
     root = Path(argv[0])
     targets = [a.rsplit(":", 2) for a in argv[1:] if not a.startswith("--")]
     set_limits(lifted="--default-limits" not in argv)
+    use_cache_dir(JEDI_CACHE / "shared")
     start = time.perf_counter()
     project = make_project(root)
     refs = [r for path, line, col in targets

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import tables
+from bench import sampling, tables
 from bench.baselines import Answer
 from bench.sampling import Sample
 from bench.scoring import Outcome, score
@@ -88,7 +88,8 @@ def _project_md(run: ProjectRun) -> str:
              f"{sum(callers)} oracle callers in all, median "
              f"{sorted(callers)[len(callers) // 2] if callers else 0} a scenario. "
              f"Oracle asked {smp.asked} of {smp.candidates} candidates ({smp.unused} unused "
-             f"elsewhere); {smp.skipped_common} skipped, name in more than 100 files.", ""]
+             f"elsewhere, {smp.failed} jedi errors); {smp.skipped_common} skipped, name in "
+             f"more than {sampling.MAX_NAME_FILES} files.", ""]
     if run.notes:
         lines += ["One-time setup: " + "; ".join(f"{k} {v}" for k, v in run.notes.items()), ""]
     lines += [tables.table(scores, run.unavailable), ""]
