@@ -238,6 +238,8 @@ def test_rust_impl_methods_use_trees_and_paths() -> None:
     assert calls == {"helper": "T", "new": "Vec::<u8>"}
     (inherit,) = _refs(symbols, INHERIT)
     assert (inherit.name, inherit.scope) == ("Tr", "T")
+    by_reference = extract(b"impl<'a> Tr for &'a mut T<u8> { fn m(&self) {} }", "rust")
+    assert [d.qualified_name for d in by_reference.definitions] == ["T.m"]
 
 
 def test_javascript_new_require_and_arrow_functions() -> None:

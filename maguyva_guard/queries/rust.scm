@@ -18,7 +18,9 @@
   (type_identifier) @name
   (generic_type type: (type_identifier) @name)
   (scoped_type_identifier name: (type_identifier) @name)
-  (generic_type type: (scoped_type_identifier name: (type_identifier) @name))]
+  (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+  (reference_type type: (type_identifier) @name)
+  (reference_type type: (generic_type type: (type_identifier) @name))]
   body: (_)) @scope.impl
 (mod_item name: (identifier) @name body: (_)) @scope.module
 
