@@ -65,19 +65,34 @@ class View:
     """The current view's chunks by key (several places may share one text)."""
 
     places: dict[bytes, list[Place]]
-    texts: dict[bytes, str]
+    digests: dict[bytes, str]  # key -> the store's content hash
+    texts: dict[bytes, str]  # filled only by a store without chunk_places()
+
+    def texts_of(self, store: Store, keys: list[bytes]) -> list[str]:
+        """The texts to embed, read from the store for just these chunks."""
+        if not self.texts:
+            by_hash = store.chunk_texts(self.digests[k] for k in keys)
+            return [by_hash.get(self.digests[k], "") for k in keys]
+        return [self.texts[k] for k in keys]
 
 
-def current_view(store: Store) -> View:
-    places: dict[bytes, list[Place]] = {}
-    texts: dict[bytes, str] = {}
-    for digest, chunk in store.chunks():
+def current_view(store: Store, places: bool = True) -> View:
+    """Where every chunk of the current view sits (with `places`; else only which chunks
+    there are, all refresh needs); texts are read later, only for chunks to embed."""
+    view = View({}, {}, {})
+    if hasattr(store, "chunk_places"):
+        rows: Any = store.chunk_places()
+    else:  # an older store: everything at once
+        rows = ((h, c.path, c.symbol, c.line_start, c.line_end) for h, c in store.chunks())
+        view.texts.update((vectors.key_of(h), c.text) for h, c in store.chunks())
+    for digest, path, symbol, start, end in rows:
         key = vectors.key_of(digest)
-        if key not in places:
-            places[key] = []
-            texts[key] = chunk.text
-        places[key].append(Place(chunk.path, chunk.symbol, chunk.line_start, chunk.line_end))
-    return View(places, texts)
+        if key not in view.digests:
+            view.places[key] = []
+            view.digests[key] = digest
+        if places:
+            view.places[key].append(Place(path, symbol, start, end))
+    return view
 
 
 def refresh(store: Store, progress: Progress | None = None, *, config: Any = None,
@@ -87,7 +102,7 @@ def refresh(store: Store, progress: Progress | None = None, *, config: Any = Non
     failure is reported once on stderr and leaves the index usable (returns 0)."""
     backend = embedding.select(_configured(store, config))
     try:
-        return _fill(store, backend, current_view(store), budget, progress)
+        return _fill(store, backend, current_view(store, places=False), budget, progress)
     except SemanticUnavailable as exc:
         embedding.warn_once(f"semantic search unavailable: {exc.reason}")
         return 0
@@ -122,7 +137,7 @@ def _fill(store: Store, backend: embedding.Backend, view: View, budget: float | 
             if budget is not None and start and time.monotonic() - started > budget:
                 break
             batch = missing[start : start + BATCH]
-            fresh = backend.embed([view.texts[k] for k in batch], embedding.DOCUMENT)
+            fresh = backend.embed(view.texts_of(store, batch), embedding.DOCUMENT)
             keys, bits = _save(path, keys + batch, fresh if bits is None else (bits, fresh),
                                view)
             done += len(batch)
