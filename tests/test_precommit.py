@@ -8,6 +8,7 @@ one module-scoped PRE_COMMIT_HOME.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import subprocess
@@ -73,16 +74,24 @@ def signature_change(make_repo) -> Path:
 
 @needs_check
 def test_try_repo_reports_the_affected_caller(signature_change, pre_commit_home):
-    proc = pre_commit(signature_change, pre_commit_home,
-                      "try-repo", str(ROOT), "maguyva-guard", "--verbose")
+    # --ref: the committed HEAD. Without it try-repo adds this checkout's modified tracked
+    # files but not its untracked ones, a state that nobody commits or installs.
+    proc = pre_commit(signature_change, pre_commit_home, "try-repo", str(ROOT), "maguyva-guard",
+                      "--ref", head_of_this_repo(), "--verbose")
     assert "pkg/cli.py" in proc.stdout, proc.stdout
 
 
+@functools.cache
+def head_of_this_repo() -> str:
+    """Read once: a commit landing mid-run must not cost another install."""
+    return git(ROOT, "rev-parse", "HEAD").strip()
+
+
 def use_config(repo: Path, hook_id: str, fail_on: str) -> None:
-    rev = git(ROOT, "rev-parse", "HEAD").strip()
+    rev = head_of_this_repo()
     (repo / ".pre-commit-config.yaml").write_text(
         f"repos:\n- repo: {ROOT}\n  rev: {rev}\n  hooks:\n  - id: {hook_id}\n"
-        f"    args: [--fail-on, {fail_on}]\n")
+        f"    args: [--fail-on, {fail_on}]\n    verbose: true\n")  # the report even on a pass
     git(repo, "add", ".pre-commit-config.yaml")  # pre-commit refuses an unstaged config
 
 
@@ -94,6 +103,7 @@ def test_the_fail_on_argument_decides_the_exit_code(signature_change, pre_commit
     proc = pre_commit(signature_change, pre_commit_home, "run", "--hook-stage", "pre-commit")
     assert proc.returncode == code, proc.stdout
     assert "maguyva-guard (what this commit can break)" in proc.stdout
+    assert "pkg/cli.py" in proc.stdout
 
 
 @needs_check
