@@ -20,6 +20,7 @@ Format changelog (bump SCHEMA_VERSION, and the file name with it, on any change)
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -112,6 +113,7 @@ class Store:
         self.parse_count = 0  # blobs parsed by the last indexer.update (tests assert it)
         self._lock = storefile.IndexLock(index_dir / "lock")
         self._reader: git.BlobReader | None = None
+        self._reader_lock = threading.Lock()  # retrievers run in threads and share the store
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -191,8 +193,9 @@ class Store:
 
     def blob_text(self, blob: str) -> str:
         """A blob's content, decoded as UTF-8 (invalid bytes replaced), "" if missing."""
-        if self._reader is None:
-            self._reader = git.BlobReader(self.root)
+        with self._reader_lock:
+            if self._reader is None:
+                self._reader = git.BlobReader(self.root)
         data = self._reader.read(blob)
         return data.decode("utf-8", "replace") if data else ""
 
