@@ -77,6 +77,29 @@ class ScopeMap:
         return self.owners[bisect_right(self.bounds, position) - 1]
 
 
+def widen(node: Node, wrappers: tuple[str, ...], leading: tuple[str, ...]) -> tuple[Node, Node]:
+    """(first node, last node) of a definition with its decorators and wrappers.
+
+    The span grows to each enclosing `wrappers` node that holds only this definition
+    (Python's decorated_definition, `export`, Go's `type` around a lone spec), then back
+    over the `leading` siblings just before it (TS method decorators, Rust attributes).
+    """
+    outer = node
+    parent = outer.parent
+    while parent is not None and parent.type in wrappers:
+        if sum(1 for child in parent.named_children if child.type == outer.type) != 1:
+            break
+        outer = parent
+        parent = outer.parent
+    head = outer
+    if leading:
+        sibling = head.prev_sibling
+        while sibling is not None and sibling.type in leading:
+            head = sibling
+            sibling = sibling.prev_sibling
+    return head, outer
+
+
 def resolve_items(items: list[Item]) -> ScopeMap:
     """Sort `items` in place by position and fill in qualified names, parents and kinds."""
     items.sort(key=lambda item: (item.start, -item.end))

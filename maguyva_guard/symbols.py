@@ -12,29 +12,17 @@ spans (a bisect per reference), not from walking each node's parents.
 from __future__ import annotations
 
 import re
-import threading
 from bisect import bisect_right
-from dataclasses import dataclass
 from typing import Final
 
-from tree_sitter import Language, Node, Parser, Query, QueryCursor
+from tree_sitter import Node, QueryCursor
 
-from .languages import LANGUAGES, LanguageSpec, query_source
-from .records import (
-    ANNOTATION,
-    CALL,
-    DECORATOR,
-    IMPORT,
-    INHERIT,
-    STRING,
-    USE,
-    Definition,
-    FileSymbols,
-    Reference,
-)
+from . import symbol_query as q
+from .languages import LANGUAGES, LanguageSpec
+from .records import ANNOTATION, IMPORT, INHERIT, STRING, USE, Definition, FileSymbols, Reference
 from .symbol_chunks import build_chunks
 from .symbol_imports import read_imports
-from .symbol_scopes import Item, ScopeMap, resolve_items
+from .symbol_scopes import Item, ScopeMap, resolve_items, widen
 from .symbol_text import (
     docstring,
     identifiers_in,
@@ -45,38 +33,7 @@ from .symbol_text import (
     text,
 )
 
-_ROLE: Final = re.compile(rb"@(definition|scope|reference)\.(\w+)|@(local|skip|error)\b")
-# When two patterns claim one identifier the lower rank wins: `@f(x)` is a decorator, not a
-# call; `new Foo()` is a call, not a type annotation; a base class is not a mere use.
-_REF_RANK: Final = {IMPORT: 0, INHERIT: 1, DECORATOR: 2, CALL: 3, ANNOTATION: 4, STRING: 5, USE: 6}
 _PLAIN_NAME: Final = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
-
-
-# Codes of what a pattern captures, dispatched on in the hot loop.
-_REF, _IMPORT, _DEF, _SCOPE, _LOCAL, _SKIP, _ERROR = range(7)
-_GROUP_CODES: Final = {"definition": _DEF, "scope": _SCOPE, "local": _LOCAL, "skip": _SKIP,
-                       "error": _ERROR}
-
-
-@dataclass(frozen=True)
-class _Role:
-    code: int  # one of the codes above
-    kind: str  # the definition/reference/scope kind; "" for the others
-    capture: str  # the capture name that holds the role's node
-    rank: int  # references: _REF_RANK of the kind
-
-
-@dataclass(frozen=True)
-class _Compiled:
-    spec: LanguageSpec
-    language: Language
-    query: Query  # immutable once built: shared by every thread
-    roles: tuple[_Role, ...]
-
-
-_COMPILED: dict[str, _Compiled] = {}
-# A Parser holds parse state, so each thread gets its own (the engine runs in threads).
-_PARSERS = threading.local()
 
 
 def extract(source: bytes, language: str) -> FileSymbols:
@@ -86,7 +43,7 @@ def extract(source: bytes, language: str) -> FileSymbols:
     """
     if language not in LANGUAGES:
         return FileSymbols(language=language)
-    compiled = _COMPILED.get(language) or _compile(language)
+    compiled = q.compiled(language)
     try:
         decoded = source.decode("utf-8")
     except UnicodeDecodeError:
@@ -94,7 +51,7 @@ def extract(source: bytes, language: str) -> FileSymbols:
         # copy: U+FFFD for each bad byte; newlines are untouched, so lines stay the same.
         decoded = source.decode("utf-8", "replace")
         source = decoded.encode("utf-8")
-    tree = _parser(compiled).parse(source)
+    tree = q.parser(compiled).parse(source)
     collected = _Collected(source, compiled.spec)
     collected.collect(compiled, tree.root_node)
     return collected.build(language, decoded)
@@ -102,55 +59,7 @@ def extract(source: bytes, language: str) -> FileSymbols:
 
 def compile_language(language: str) -> None:
     """Load the grammar and compile the query now (raises on a broken query file)."""
-    _compile(language)
-
-
-def _compile(language: str) -> _Compiled:
-    # Imported here: the language pack is large and only needed once something is parsed.
-    from tree_sitter_language_pack import get_language
-
-    spec = LANGUAGES[language]
-    source = query_source(language) + "\n(ERROR) @error\n"
-    grammar = get_language(spec.grammar)
-    query = Query(grammar, source)
-    raw = source.encode("utf-8")
-    roles = []
-    for index in range(query.pattern_count):
-        pattern = raw[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]
-        roles.append(_role_of(pattern, language))
-    compiled = _Compiled(spec, grammar, query, tuple(roles))
-    _COMPILED[language] = compiled
-    return compiled
-
-
-def _parser(compiled: _Compiled) -> Parser:
-    parsers: dict[str, Parser] | None = getattr(_PARSERS, "by_language", None)
-    if parsers is None:
-        parsers = _PARSERS.by_language = {}
-    parser = parsers.get(compiled.spec.name)
-    if parser is None:
-        parser = parsers[compiled.spec.name] = Parser(compiled.language)
-    return parser
-
-
-def _role_of(pattern: bytes, language: str) -> _Role:
-    match = _ROLE.search(pattern)
-    if match is None:
-        raise ValueError(f"queries for {language}: a pattern without a role capture: {pattern!r}")
-    if match.group(3):
-        group = match.group(3).decode()
-        return _Role(_GROUP_CODES[group], "", group, 0)
-    group, kind = match.group(1).decode(), match.group(2).decode()
-    capture = f"{group}.{kind}"
-    if group != "reference":
-        return _Role(_GROUP_CODES[group], kind, capture, 0)
-    if kind == IMPORT:
-        return _Role(_IMPORT, kind, capture, 0)
-    # The records' own string objects, so the hot loop can compare kinds with `is`.
-    known = next((k for k in _REF_RANK if k == kind), None)
-    if known is None:
-        raise ValueError(f"queries for {language}: unknown reference kind {kind!r}")
-    return _Role(_REF, known, capture, _REF_RANK[known])
+    q.compiled(language)
 
 
 class _Collected:
@@ -168,13 +77,14 @@ class _Collected:
         self.locals: dict[bytes, list[int]] = {}
         self.skips: set[int] = set()
         self.errors = 0
+        self._local_owners: dict[bytes, set[int]] = {}  # local name -> scopes binding it
 
-    def collect(self, compiled: _Compiled, root: Node) -> None:
+    def collect(self, compiled: q.Compiled, root: Node) -> None:
         source, refs, roles = self.source, self.refs, compiled.roles
         for index, captures in QueryCursor(compiled.query).matches(root):
             role = roles[index]
             code = role.code
-            if code == _REF:
+            if code == q.REF:
                 names = captures.get("name")
                 if not names:
                     continue
@@ -188,24 +98,24 @@ class _Collected:
                 ):
                     node = captures[role.capture][0]
                     refs[key] = (rank, role.kind, name, receiver[0] if receiver else None, node)
-            elif code == _DEF:
+            elif code == q.DEFINITION:
                 self._definition(index, role, captures)
-            elif code == _IMPORT:
+            elif code == q.IMPORT_STATEMENT:
                 self.imports.append(captures[role.capture][0])
-            elif code == _LOCAL:
+            elif code == q.LOCAL:
                 node = captures["local"][0]
                 name_bytes = source[node.start_byte : node.end_byte]
                 self.locals.setdefault(name_bytes, []).append(node.start_byte)
-            elif code == _SCOPE:
+            elif code == q.SCOPE:
                 names = captures.get("name")
                 if names:
                     self.scopes.append((role.kind, captures[role.capture][0], names[0]))
-            elif code == _SKIP:
+            elif code == q.SKIP:
                 self.skips.add(captures["skip"][0].start_byte)
-            elif code == _ERROR:
+            elif code == q.ERROR:
                 self.errors += 1
 
-    def _definition(self, index: int, role: _Role, captures: dict[str, list[Node]]) -> None:
+    def _definition(self, index: int, role: q.Role, captures: dict[str, list[Node]]) -> None:
         names = captures.get("name")
         if not names:
             return
@@ -246,8 +156,7 @@ class _Collected:
         source, spec = self.source, self.spec
         items = []
         for _, kind, node, name, body, qualifier in self.defs.values():
-            outer = _unwrap(node, spec.wrappers)
-            head = _leading(outer, spec.leading)
+            head, outer = widen(node, spec.wrappers, spec.leading)
             qualifier_text = text(source, qualifier) if qualifier is not None else ""
             items.append(Item(head, outer, text(source, name), kind, True, body, qualifier_text))
         for kind, node, name in self.scopes:
@@ -300,13 +209,11 @@ class _Collected:
     ) -> list[tuple[int, Reference]]:
         # The hot loop of extraction (tens of thousands of references in a large project):
         # locals are bound to names and text is sliced inline on purpose.
-        source, local_names = self.source, self.locals
-        package_scope = self.spec.package_scope
+        source = self.source
         skips = self.skips | self.defs.keys()
         bounds, owners = scopes.bounds, scopes.owners
         qualified = [item.qualified for item in items]
         qualified.append("")  # owner -1: module level
-        local_owners: dict[bytes, set[int]] = {}
         found: list[tuple[int, Reference]] = []
         append = found.append
         for key, (_, kind, name_node, receiver_node, node) in self.refs.items():
@@ -322,21 +229,8 @@ class _Collected:
                 )
             elif node.start_byte < key:
                 receiver = prefix_receiver(source, node, name_node)
-            elif kind is USE:
-                # A plain identifier: keep it only if it can name something outside the scope.
-                if not package_scope:
-                    # Capitalised names are classes and constants, rarely locals; they may
-                    # come from a star import, so they are kept even when not bound here.
-                    if name_bytes not in bound and not name_bytes[:1].isupper():
-                        continue
-                elif name_bytes in local_names:
-                    seen = local_owners.get(name_bytes)
-                    if seen is None:
-                        seen = {scopes.owner(p) for p in local_names[name_bytes]}
-                        local_owners[name_bytes] = seen
-                    if owner in seen:
-                        continue
-                receiver = ""
+            elif kind is USE and not self._plain_use_kept(name_bytes, owner, bound, scopes):
+                continue
             else:
                 receiver = ""
             name = name_bytes.decode("utf-8", "replace")
@@ -355,29 +249,22 @@ class _Collected:
         return found
 
 
+    def _plain_use_kept(
+        self, name: bytes, owner: int, bound: set[bytes], scopes: ScopeMap
+    ) -> bool:
+        """Whether a bare identifier used as a value may name something outside its scope."""
+        if not self.spec.package_scope:
+            # Capitalised names are classes and constants, rarely locals; they may come from
+            # a star import, so they are kept even when this file does not bind them.
+            return name in bound or name[:1].isupper()
+        positions = self.locals.get(name)
+        if positions is None:
+            return True
+        owners = self._local_owners.get(name)
+        if owners is None:
+            owners = self._local_owners[name] = {scopes.owner(p) for p in positions}
+        return owner not in owners
+
+
 def _position(pair: tuple[int, Reference]) -> int:
     return pair[0]
-
-
-def _unwrap(node: Node, wrappers: tuple[str, ...]) -> Node:
-    """Widen a definition to the wrappers that hold only it (decorators, `export`, `type`)."""
-    outer = node
-    parent = outer.parent
-    while parent is not None and parent.type in wrappers:
-        if sum(1 for child in parent.named_children if child.type == outer.type) != 1:
-            break
-        outer = parent
-        parent = outer.parent
-    return outer
-
-
-def _leading(node: Node, leading: tuple[str, ...]) -> Node:
-    """The first of the decorator/attribute siblings right before a definition, or itself."""
-    if not leading:
-        return node
-    head = node
-    sibling = head.prev_sibling
-    while sibling is not None and sibling.type in leading:
-        head = sibling
-        sibling = sibling.prev_sibling
-    return head
