@@ -105,6 +105,8 @@ def docstring(source: bytes, body: Node | None) -> str:
 
 def leading_comment(source: bytes, node: Node, comment_types: tuple[str, ...]) -> str:
     """The block of comments right above `node` (no blank line between), first paragraph."""
+    if not _comment_may_precede(source, node.start_byte):
+        return ""  # most definitions have none: skip the (costly) sibling walk
     comments: list[Node] = []
     below = node
     sibling = node.prev_sibling
@@ -123,6 +125,17 @@ def leading_comment(source: bytes, node: Node, comment_types: tuple[str, ...]) -
             body = body[:-2]
         lines.extend(_COMMENT_MARKS.sub("", line, count=1) for line in body.splitlines())
     return first_paragraph(lines)
+
+
+def _comment_may_precede(source: bytes, start: int) -> bool:
+    """A cheap look at the text above `start`: could a comment end right there?"""
+    line_start = source.rfind(b"\n", 0, start) + 1
+    if source[line_start:start].strip():
+        return True  # something earlier on the same line: let the tree decide
+    if line_start == 0:
+        return False
+    above = source[source.rfind(b"\n", 0, line_start - 1) + 1 : line_start - 1].strip()
+    return above[:1] in (b"#", b"/", b"*") or above.endswith(b"*/")
 
 
 def _blank_line_between(source: bytes, above: Node, below: Node) -> bool:
