@@ -22,6 +22,8 @@ REFRESH_DRIFT = 0.05
 MAX_FANOUT = 8
 PAGERANK_ALPHA = 0.85  # the usual damping factor
 TABLE = "graph_centrality"
+CACHE_ATTRIBUTE = "_centrality_cache"  # answers already read, on the open store
+LOOKUP_BATCH = 400  # keys per SQL statement (two parameters each; SQLite allows 32766)
 
 
 def ensure_table(conn: sqlite3.Connection) -> None:
@@ -90,19 +92,32 @@ def refresh(store: object, force: bool = False) -> int:
         )
         stamp = "\n".join(f"{p}\t{b}" for p, b in sorted(files.items()))
         store.meta_set("centrality_view", stamp)  # type: ignore[attr-defined]
+    setattr(store, CACHE_ATTRIBUTE, None)
     return scale
 
 
 def lookup(store: object, keys: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
-    """Centrality of (path, qualified name) pairs; 0 for what is off the graph."""
-    conn = store.conn  # type: ignore[attr-defined]
-    ensure_table(conn)
-    out: dict[tuple[str, str], float] = {}
-    for path, qn in set(keys):
-        row = conn.execute(
-            f"SELECT value FROM {TABLE} WHERE path = ? AND qualified_name = ?", (path, qn)
-        ).fetchone()
-        out[(path, qn)] = float(row[0]) if row else 0.0
-    return out
+    """Centrality of (path, qualified name) pairs; 0 for what is off the graph.
 
-
+    Answers are memoised on the open store; only keys not seen yet go to SQLite, a few
+    hundred per statement.
+    """
+    memo: dict[tuple[str, str], float] | None = getattr(store, CACHE_ATTRIBUTE, None)
+    if memo is None:
+        memo = {}
+        setattr(store, CACHE_ATTRIBUTE, memo)
+    missing = list({k for k in keys if k not in memo})
+    if missing:
+        conn = store.conn  # type: ignore[attr-defined]
+        ensure_table(conn)
+        for i in range(0, len(missing), LOOKUP_BATCH):
+            batch = missing[i : i + LOOKUP_BATCH]
+            marks = ",".join("(?, ?)" for _ in batch)
+            rows = conn.execute(
+                f"SELECT path, qualified_name, value FROM {TABLE}"
+                f" WHERE (path, qualified_name) IN (VALUES {marks})",
+                [x for key in batch for x in key],
+            )
+            memo.update({key: 0.0 for key in batch})
+            memo.update({(p, q): float(v) for p, q, v in rows})
+    return {key: memo[key] for key in keys}

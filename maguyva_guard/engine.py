@@ -105,6 +105,7 @@ def search(
     dedupe_per_file: bool = True,
     intent: str | None = None,
     config: Any = None,
+    candidates: int | None = None,
 ) -> SearchResponse:
     """Answer `query` over the index `store` (SPEC 2-5).
 
@@ -113,7 +114,10 @@ def search(
     ones); a planned modality missing from it fails as "not available". `dedupe_per_file`
     keeps one result per file, as `maguyva-guard query` wants; the guard turns it off to get
     every caller. `intent` names the intent instead of classifying the query (the guard, SPEC
-    7); such a query is always fused. `config` goes to the semantic retriever.
+    7); such a query is always fused. `config` goes to the semantic retriever. `candidates`
+    bounds what each modality is asked for, apart from `limit` (the guard wants every caller
+    fused, but only the best few hundred semantic neighbours; a graph search with a target
+    returns all its edges whatever it is asked).
     """
     _validate(query, preset, limit, depth)
     started = time.monotonic()
@@ -121,6 +125,7 @@ def search(
     the_plan = plan(found, query, preset, target)
     factories = _factories(store, config, retrievers)
     wanted = max(limit, spec.MODALITY_CANDIDATES_MIN) if limit else spec.MODALITY_CANDIDATES_MAX
+    wanted = candidates or wanted
     request = SearchRequest(query=query, intent=found.intent, terms=found.terms, target=target,
                             limit=wanted, depth=depth)
     ranked, failed = modalities.run(the_plan.modalities, factories, request, timeout)

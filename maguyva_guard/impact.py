@@ -44,6 +44,10 @@ STAGED = "STAGED"
 NULL = "0" * 40
 GUARD_INTENTS = (spec.IMPACT_ANALYSIS, spec.FIND_REFERENCES)
 ORDER = {EXACT: 0, "probable": 1, AMBIGUOUS: 2}
+# What each modality is asked for per changed symbol. Only the graph decides who is a
+# caller (and returns every edge of its target regardless); the others only add ranking
+# evidence, and their hits past the first couple of hundred add none.
+GUARD_CANDIDATES = 200
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,7 @@ def callers_of(
         response = engine.search(
             store, f"{words} {target.name}", preset=preset, target=target, depth=depth,
             intent=intent, limit=None, dedupe_per_file=False, retrievers=recorders, config=config,
+            candidates=GUARD_CANDIDATES,
         )
         for r in response.results:
             key = (r.path, r.symbol)

@@ -70,7 +70,9 @@ class GraphRetriever:
         for target in targets:
             hits.extend(self.hit(e) for e in self.callers(target, max(request.depth, 1)))
         hits.sort(key=lambda h: (h.depth, -h.score, h.path, h.line_start))
-        return hits[: request.limit] if request.limit else hits
+        if request.target is not None or not request.limit:
+            return hits  # every caller of a resolved target: the guard's lists must be whole
+        return hits[: request.limit]
 
     def targets_for(self, terms: tuple[str, ...]) -> list[Definition]:
         out: list[Definition] = []
