@@ -82,6 +82,44 @@ def floor(repo: Path) -> dict[str, float]:
             "cpu": time.process_time() - cpu}
 
 
+def breakdown(repo: Path) -> dict[str, float]:
+    """CPU seconds of a cold update by component (child-process mode: prints JSON).
+
+    Parsing runs in-process here so that its time is counted: each component is wrapped
+    and timed with process_time; "index (own)" is what remains (git, classification,
+    SQLite inserts and commit).
+    """
+    from maguyva_guard import blobparse, indexer, storewrite
+    from maguyva_guard.store import Store
+
+    spent: dict[str, float] = {}
+
+    def timed(owner: object, name: str, label: str) -> None:
+        inner = getattr(owner, name)
+
+        def wrapper(*args: object, **kwargs: object) -> object:
+            started = time.process_time()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                spent[label] = spent.get(label, 0.0) + time.process_time() - started
+
+        setattr(owner, name, wrapper)
+
+    blobparse.PARALLEL_MIN_BLOBS = sys.maxsize
+    timed(blobparse, "parse_one", "extract (symbols.extract)")
+    timed(indexer, "_text_hook", "text index (retrievers.text)")
+    timed(indexer, "_semantic_refresh", "embeddings (retrievers.semantic)")
+    timed(storewrite.StoreWriter, "add_rows", "index (own): record inserts")
+    with Store.open(repo, rebuild=True) as store:
+        started = time.process_time()
+        indexer.update(store)
+        total = time.process_time() - started
+    spent["index (own): the rest"] = total - sum(spent.values())
+    spent["total"] = total
+    return spent
+
+
 def _cli(repo: Path, env: dict[str, str], *args: str) -> Run:
     return run([*CLI, "index", "--repo", str(repo), *args], cwd=repo, env=env)
 
@@ -122,13 +160,17 @@ def measure(project: str, runs: int) -> dict[str, dict[str, float]]:
         for _ in range(runs):
             rows["floor"].append(run([sys.executable, "-m", "bench.index", "--floor",
                                       str(repo)], cwd=here, env=env))
+        split = json.loads(run([sys.executable, "-m", "bench.index", "--breakdown", str(repo)],
+                               cwd=here, env=env).stdout)
         target = _pick_file(repo)
         for n in range(runs):
             rows["cold"].append(_cli(repo, env, "--rebuild"))
             rows["no change"].append(_cli(repo, env))
             _edit_one(repo, target, n)
             rows["one change"].append(_cli(repo, env))
-        return _summary(rows)
+        figures = _summary(rows)
+        figures["breakdown"] = split
+        return figures
 
 
 def _summary(rows: dict[str, list[Run]]) -> dict[str, dict[str, float]]:
@@ -160,6 +202,7 @@ def _summary(rows: dict[str, list[Run]]) -> dict[str, dict[str, float]]:
 
 def report(project: str, runs: int, figures: dict[str, dict[str, float]]) -> str:
     summary = figures.pop("summary")
+    split = figures.pop("breakdown")
     floor, cold = figures["floor"], figures["cold"]
     lines = [f"{project}: medians of {runs} runs; cold: {summary['text']}",
              f"floor = tree-sitter parse of the {summary['parsed_files']} supported files, "
@@ -179,6 +222,11 @@ def report(project: str, runs: int, figures: dict[str, dict[str, float]]) -> str
                      + (f"{f['files_per_s']:9.0f}" if label in ("floor", "cold") else f"{'':9}")
                      + f"{f['peak_mb']:9.0f}"
                      f"  {targets[label]}")
+    floor_cpu = floor["cpu"]
+    lines.append(f"cold build, CPU by component (one process, parsing in-process; floor "
+                 f"{floor_cpu:.2f} s):")
+    for label, seconds in split.items():
+        lines.append(f"  {label:36}{seconds:7.2f} s{seconds / floor_cpu:6.1f}x floor")
     lines.append(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     return "\n".join(lines)
 
@@ -188,9 +236,13 @@ def main() -> None:
     parser.add_argument("--project", default="django==5.2.8", help="NAME==VERSION on PyPI")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--floor", metavar="REPO", help=argparse.SUPPRESS)
+    parser.add_argument("--breakdown", metavar="REPO", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.floor:
         print(json.dumps(floor(Path(args.floor))))
+        return
+    if args.breakdown:
+        print(json.dumps(breakdown(Path(args.breakdown))))
         return
     figures = measure(args.project, args.runs)
     print(report(args.project, args.runs, figures))

@@ -43,7 +43,8 @@ def index_blobs(root: str, writer: StoreWriter, fresh: Mapping[str, tuple[str, i
     unknown = [b for b, (_, size) in fresh.items() if size < 0]
     sizes = {b: size for b, (_, size) in fresh.items()}
     sizes.update(git.blob_sizes(root, unknown) if unknown else {})
-    wanted = [b for b in fresh if 0 <= sizes.get(b, -1) <= max_size]
+    by_name = {b for b, (path, _) in fresh.items() if classify.binary_by_name(path)}
+    wanted = [b for b in fresh if 0 <= sizes.get(b, -1) <= max_size and b not in by_name]
     with git.BlobReader(root) as reader:
         contents = {b: data for b, data in reader.read_many(wanted) if data is not None}
     out = Outcome()
@@ -53,7 +54,8 @@ def index_blobs(root: str, writer: StoreWriter, fresh: Mapping[str, tuple[str, i
     for oid, (path, _) in fresh.items():
         blob_id, next_id = next_id, next_id + 1
         data, size, language = contents.get(oid, b""), max(sizes.get(oid, 0), 0), language_of(path)
-        status = _status(path, data, size, language, max_size)
+        status = (classify.SKIPPED_BINARY if oid in by_name
+                  else _status(path, data, size, language, max_size))
         if oid in contents and status not in (classify.SKIPPED_BINARY, classify.SKIPPED_SIZE):
             out.texts.append((oid, data.decode("utf-8", "replace")))
         if status == classify.PARSED and language is not None:

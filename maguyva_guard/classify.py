@@ -31,6 +31,15 @@ BINARY_SNIFF_BYTES: Final = 8192  # a NUL byte in this prefix means binary (as g
 MINIFIED_AVG_LINE: Final = 300  # average line length above which code is minified
 MARKER_LINES: Final = 5  # "generated" markers are looked for in this many first lines
 
+# Extensions that are binary in practice: recorded as such without reading the blob (Django
+# carries 7 MB of compiled .mo catalogues). Anything else is read and sniffed for a NUL byte.
+BINARY_EXTENSIONS: Final = frozenset(
+    ".mo .png .jpg .jpeg .gif .ico .bmp .webp .tif .tiff .pdf .zip .gz .tgz .bz2 .xz .7z .jar "
+    ".war .whl .egg .so .dll .dylib .exe .o .a .lib .class .pyc .pyo .woff .woff2 .ttf .otf .eot "
+    ".mp3 .mp4 .wav .ogg .webm .mov .avi .sqlite .db .bin .dat .pickle .pkl .npy .npz "
+    ".graffle .psd .xcf .sketch".split()
+)
+
 _VENDOR_DIRS = frozenset({"vendor", "third_party", "node_modules", "site-packages", "external"})
 _BUILD_DIRS = frozenset({"build", "dist", "out", "target", ".next"})
 _ARCHIVE_DIRS = frozenset({"archive", "old", "deprecated"})
@@ -64,6 +73,12 @@ def path_category(path: str) -> str:
     if any(d in _TEST_DIRS for d in dirs) or _TEST_NAME.match(name):
         return TEST
     return SOURCE
+
+
+def binary_by_name(path: str) -> bool:
+    name = path.rsplit("/", 1)[-1].lower()
+    dot = name.rfind(".")
+    return dot > 0 and name[dot:] in BINARY_EXTENSIONS
 
 
 def is_binary(data: bytes) -> bool:

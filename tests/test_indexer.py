@@ -19,6 +19,7 @@ FILES = {
     "api_pb2.py": "def Message():\n    pass\n",
     "README.md": "# readme\n",
     "logo.png": "\x89PNG\x00\x00binary",
+    "data.xyz": "text\x00with a NUL byte",
 }
 
 
@@ -44,7 +45,8 @@ def test_first_update_parses_every_supported_blob(make_repo):
         assert callers == {"pkg.cli.main", "tests.test_config.test_it"}
         status = dict(store.conn.execute("SELECT f.path, b.status FROM files f "
                                          "JOIN blobs b ON b.id = f.blob_id"))
-        assert status["logo.png"] == classify.SKIPPED_BINARY
+        assert status["logo.png"] == classify.SKIPPED_BINARY  # by its name, never read
+        assert status["data.xyz"] == classify.SKIPPED_BINARY  # by its content
         assert status["README.md"] == classify.SKIPPED_LANGUAGE
         # The cold build dropped the record indexes while inserting: they are back.
         indexes = {r[0] for r in store.conn.execute(
