@@ -207,7 +207,7 @@ def minilm_candidate() -> Candidate:
             "MiniLM()(['read the configuration file'],'query')")
     return Candidate("all-MiniLM-L6-v2 int8 ONNX, sign bits", 384, MiniLM,
                      size=f"+{sizes / 1e6:.0f} MB (onnxruntime, model)", ready_code=code,
-                     extra_path=str(MODELS), speed_sample=300)
+                     extra_path=str(MODELS), speed_sample=200)
 
 
 class MiniLM:

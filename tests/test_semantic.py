@@ -26,6 +26,7 @@ def fresh_state(monkeypatch) -> None:
     embedding._warned.clear()
     semantic._views.clear()
     semantic._loaded.clear()
+    semantic._searchables.clear()
     monkeypatch.delenv("VOYAGE_API_KEY", raising=False)
 
 

@@ -181,24 +181,43 @@ class SemanticRetriever:
             raise
 
     def _search(self, backend: embedding.Backend, request: SearchRequest) -> list[Hit]:
-        import numpy as np
-
         view = _cached_view(self.store)
-        _fill(self.store, backend, view, SEARCH_SECONDS, None, SEARCH_REMOTE_MAX)
         path = vectors.file_for(self.store.index_dir, *embedding.tag(backend))
-        with _lock:
-            stored, rows = _load(path, backend.dimension)
-        keys = [k for k in view.places if k in rows]
-        if len(keys) < len(view.places):
+        stored, candidates, found = _searchable(self.store, backend, view, path)
+        if found < len(view.places):
             embedding.warn_once(
-                f"semantic index incomplete: {len(keys):,} of {len(view.places):,} chunks "
+                f"semantic index incomplete: {found:,} of {len(view.places):,} chunks "
                 "embedded so far (the rest follow on the next runs)")
-        if stored is None or not keys:
+        if stored is None or not found:
             return []
         as_code = request.intent == spec.FIND_SIMILAR  # code is embedded like the chunks
         query = backend.embed([request.query], embedding.DOCUMENT if as_code else embedding.QUERY)
-        candidates = np.fromiter((rows[k] for k in keys), dtype=np.int64, count=len(keys))
         return _hits(stored, query[0], candidates, view, request, backend.dimension)
+
+
+_searchables: dict[tuple[int, Path], tuple[Any, Any, Any, int]] = {}
+
+
+def _searchable(store: Store, backend: embedding.Backend, view: View, path: Path,
+                ) -> tuple[vectors.Vectors | None, Any, int]:
+    """(stored vectors, rows of the view's chunks or None for all rows, how many of the
+    view's chunks have a vector), embedding missing chunks first. Remembered per view and
+    file version: the guard searches many times in one process."""
+    import numpy as np
+
+    memo = _searchables.get((id(view), path))
+    if memo is not None and memo[0] == _stamp(path) and memo[3] == len(view.places):
+        return memo[1], memo[2], memo[3]
+    _fill(store, backend, view, SEARCH_SECONDS, None, SEARCH_REMOTE_MAX)
+    with _lock:
+        stored, rows = _load(path, backend.dimension)
+    keys = [k for k in view.places if k in rows]
+    candidates = None
+    if stored is not None and len(keys) < len(stored.keys):
+        candidates = np.fromiter((rows[k] for k in keys), dtype=np.int64, count=len(keys))
+    _searchables.clear()
+    _searchables[(id(view), path)] = (_stamp(path), stored, candidates, len(keys))
+    return stored, candidates, len(keys)
 
 
 def _hits(stored: vectors.Vectors, query: Any, candidates: Any, view: View,
@@ -236,13 +255,19 @@ def _cached_view(store: Store) -> View:
 _loaded: dict[Path, tuple[tuple[int, int, int], vectors.Vectors | None, dict[bytes, int]]] = {}
 
 
-def _load(path: Path, dimension: int) -> tuple[vectors.Vectors | None, dict[bytes, int]]:
-    """The stored vectors and their rows by key, re-read only when the file was replaced."""
+def _stamp(path: Path) -> tuple[int, int, int] | None:
     try:
         st = path.stat()
     except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns, st.st_size
+
+
+def _load(path: Path, dimension: int) -> tuple[vectors.Vectors | None, dict[bytes, int]]:
+    """The stored vectors and their rows by key, re-read only when the file was replaced."""
+    stamp = _stamp(path)
+    if stamp is None:
         return None, {}
-    stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
     cached = _loaded.get(path)
     if cached is None or cached[0] != stamp:
         found = vectors.load(path, dimension)
