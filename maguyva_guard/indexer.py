@@ -67,7 +67,7 @@ def update(store: Store, view: View | None = None, *, label: str = STAGED,
     """
     started = time.perf_counter()
     with store.lock():
-        _check_extractor(store)
+        _check_extractor(store, max_size)
         raw = git.ls_index_raw(store.root) if view is None else None
         digest = _digest(raw) if raw is not None else _view_digest(view or {})
         store.parse_count = 0
@@ -84,7 +84,7 @@ def update_tree(store: Store, rev: str, *, max_size: int = classify.MAX_FILE_BYT
     """Make a revision's tree the current view (a tree id is its own digest)."""
     started = time.perf_counter()
     with store.lock():
-        _check_extractor(store)
+        _check_extractor(store, max_size)
         tree = git.tree_id(store.root, rev)
         label = f"tree:{git.resolve(store.root, rev)}"
         store.parse_count = 0
@@ -133,9 +133,10 @@ def extractor_fingerprint() -> str:
     return h.hexdigest()
 
 
-def _check_extractor(store: Store) -> None:
-    """Forget every record if another version of the extractor made them."""
-    fingerprint = extractor_fingerprint()
+def _check_extractor(store: Store, max_size: int) -> None:
+    """Forget every record if another version of the extractor made them, or under another
+    size limit (a blob skipped as too large may now be wanted, or the reverse)."""
+    fingerprint = f"{extractor_fingerprint()} max_size={max_size}"
     if store.meta_get("extractor") == fingerprint:
         return
     with store.transaction():
@@ -175,7 +176,7 @@ def ensure_parsed(store: Store, blobs: Mapping[str, str],
     (the garbage collector keeps only the current and the previous view). Returns how many
     were parsed."""
     with store.lock():
-        _check_extractor(store)
+        _check_extractor(store, max_size)
         writer = store.writer()
         fresh = {b: (p, -1) for b, p in blobs.items() if b not in writer.known(blobs)}
         if not fresh:

@@ -94,6 +94,8 @@ def test_large_files_are_recorded_not_parsed(make_repo):
         assert stats.parsed == 1
         status = dict(store.conn.execute("SELECT oid, status FROM blobs"))
         assert sorted(status.values()) == [classify.PARSED, classify.SKIPPED_SIZE]
+        assert indexer.update(store, max_size=100).parsed == 0
+        assert indexer.update(store).parsed == 2  # another limit: everything is redone
 
 
 def test_generated_marker_and_minified_content(make_repo):
