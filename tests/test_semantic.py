@@ -250,3 +250,17 @@ def test_a_search_sends_no_big_backlog_through_the_network(make_repo, monkeypatc
         assert "semantic index incomplete: 0 of 12 chunks" in capsys.readouterr().err
         assert semantic.refresh(store, config=config) == 12  # the next index update does it
         assert ask(store, "read the configuration file", config)
+
+
+def test_an_update_that_parsed_nothing_does_not_read_the_view(make_repo, monkeypatch) -> None:
+    repo = make_repo(FILES)
+    store = Store.open(repo)
+    indexer.update(store)
+    git(repo, "mv", "app/log_error.py", "app/errors.py")  # a rename: no new blob
+    git(repo, "commit", "-q", "-m", "rename")
+    monkeypatch.setattr(semantic, "current_view", pytest.fail)
+    indexer.update(store)
+    assert store.parse_count == 0
+    monkeypatch.undo()
+    (best,) = ask(store, "log an error message", limit=1)
+    assert best.path == "app/errors.py"
