@@ -54,16 +54,18 @@ def index_repo(path: str, rebuild: bool = False,
                progress: Progress | None = None) -> IndexStats:
     """`maguyva-guard index`: open (or rebuild) the repository's index and update it."""
     with Store.open(path, rebuild=rebuild) as store:
-        return update(store, progress=progress)
+        return update(store, progress=progress, embed_all=True)
 
 
 def update(store: Store, view: View | None = None, *, label: str = STAGED,
-           max_size: int = classify.MAX_FILE_BYTES,
-           progress: Progress | None = None) -> IndexStats:
+           max_size: int = classify.MAX_FILE_BYTES, progress: Progress | None = None,
+           embed_all: bool = False) -> IndexStats:
     """Make `view` (default: the staged index) the index's current view.
 
     `label` names the view in meta "view" ("staged", or "tree:<commit>" from update_tree).
     An unchanged view is recognised by a digest of git's own listing, before any parsing.
+    Embeddings: a changed view gets the semantic module's time-boxed refresh; `embed_all`
+    (the `index` command) embeds every chunk still missing, changed view or not.
     """
     started = time.perf_counter()
     with store.lock():
@@ -74,9 +76,11 @@ def update(store: Store, view: View | None = None, *, label: str = STAGED,
         if store.meta_get("view_digest") == digest:
             if store.meta_get("view") != label:
                 store.meta_set("view", label)
+            if embed_all:
+                _semantic_refresh(store, progress, everything=True)
             return _stats(store, -1, 0, started)
         entries = git.ls_index(store.root, sizes=False, raw=raw) if view is None else view
-        return _update(store, entries, digest, label, max_size, progress, started)
+        return _update(store, entries, digest, label, max_size, progress, started, embed_all)
 
 
 def update_tree(store: Store, rev: str, *, max_size: int = classify.MAX_FILE_BYTES,
@@ -97,7 +101,7 @@ def update_tree(store: Store, rev: str, *, max_size: int = classify.MAX_FILE_BYT
 
 
 def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
-            progress: Progress | None, started: float) -> IndexStats:
+            progress: Progress | None, started: float, embed_all: bool = False) -> IndexStats:
     old = store.files()
     writer = store.writer()
     fresh = _new_blobs(writer, old, entries)
@@ -116,7 +120,7 @@ def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
         store.meta_set("view_digest", digest)
         store.meta_set("counts", f"{len(entries)} {symbols} {references}")
     store.parse_count = outcome.parsed
-    _semantic_refresh(store, progress)
+    _semantic_refresh(store, progress, everything=embed_all)
     return _stats(store, len(entries), outcome.parsed, started)
 
 
@@ -236,14 +240,18 @@ def _text_hook(name: str, store: Store, items: list[Any]) -> None:
         hook(store.conn, items)
 
 
-def _semantic_refresh(store: Store, progress: Progress | None) -> None:
+def _semantic_refresh(store: Store, progress: Progress | None, everything: bool = False) -> None:
+    """The semantic module's refresh: its own time budget, or none (`everything`)."""
     if importlib.util.find_spec("maguyva_guard.retrievers.semantic") is None:
         return
     from maguyva_guard.retrievers import semantic
 
     refresh = getattr(semantic, "refresh", None)
     if refresh is not None:
-        refresh(store, progress)
+        if everything:
+            refresh(store, progress, budget=None)
+        else:
+            refresh(store, progress)
 
 
 def _stats(store: Store, files: int, parsed: int, started: float) -> IndexStats:

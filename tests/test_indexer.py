@@ -233,3 +233,21 @@ def test_a_path_that_is_not_utf8_is_indexed(make_repo):
     with Store.open(repo) as store:
         assert indexer.update(store).parsed == 2
         assert [d.path for d in store.definitions(name="odd")] == ["caf\\xe9.py"]
+
+
+def test_semantic_refresh_is_time_boxed_except_for_the_index_command(make_repo, monkeypatch):
+    from maguyva_guard.retrievers import semantic
+
+    calls: list[str] = []
+
+    def refresh(store, progress=None, **kw):
+        calls.append("all" if "budget" in kw and kw["budget"] is None else "boxed")
+        return 0
+
+    monkeypatch.setattr(semantic, "refresh", refresh)
+    repo = make_repo(FILES)
+    with Store.open(repo) as store:
+        indexer.update(store)  # a new view: the module's own budget
+        indexer.update(store)  # nothing changed: nothing to embed
+    indexer.index_repo(str(repo))  # the index command: everything still missing
+    assert calls == ["boxed", "all"]
