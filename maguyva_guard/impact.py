@@ -144,6 +144,12 @@ def callers_of(
                 strategy or response.fusion_strategy,
             )
     graph = recorders.get(spec.GRAPH)
+    if graph is not None and not any(k.target == target for k in graph.hits):
+        # The preset did not run the graph (quick is semantic only), but only the graph
+        # can say who calls the symbol: ask it anyway rather than report "no callers".
+        graph.search(SearchRequest(query=f"who calls {target.name}",
+                                   intent=spec.FIND_REFERENCES, terms=(target.name,),
+                                   target=target, limit=0, depth=depth))
     graph_hits = [h for hits in (graph.hits.values() if graph else ()) for h in hits]
     for h in graph_hits:
         if h.via and h.via[0] != target.qualified_name:
@@ -332,11 +338,6 @@ def _fallback_hits(
 
 def _incomplete_reasons(run: _Run, change_set: changes.ChangeSet) -> list[str]:
     reasons = list(dict.fromkeys(run.incomplete))
-    ambiguous = sum(1 for a in run.affected.values() if a.confidence == AMBIGUOUS)
-    if ambiguous:
-        reasons.append(
-            f"{ambiguous} caller(s) matched by name only: the receiver's type could not be inferred"
-        )
     if change_set.fallbacks:
         reasons.append(
             f"{len(change_set.fallbacks)} change(s) outside any symbol were searched by text"
@@ -354,11 +355,15 @@ def _report(
     index_seconds: float,
     query_seconds: float,
 ) -> report.ImpactReport:
-    affected = [
+    everything = [
         replace(a, centrality=round(cent.get((a.path, a.symbol), 0.0), 4))
         for a in run.affected.values()
     ]
-    affected.sort(key=lambda a: (-a.score, -a.centrality, a.depth, a.path, a.line))
+    everything.sort(key=lambda a: (-a.score, -a.centrality, a.depth, a.path, a.line))
+    # A name-only match through the graph is a possible caller, listed apart: grep-like
+    # guesses would otherwise drown the resolved callers (fallback hits keep their group).
+    possible = [a for a in everything if a.confidence == AMBIGUOUS and _graph_found(a)]
+    affected = [a for a in everything if not (a.confidence == AMBIGUOUS and _graph_found(a))]
     reasons = _incomplete_reasons(run, change_set)
     return report.ImpactReport(
         repo=".",
@@ -375,4 +380,9 @@ def _report(
         complete=not reasons,
         incomplete_reasons=tuple(reasons),
         repo_url=None,
+        possible=tuple(possible),
     )
+
+
+def _graph_found(a: Affected) -> bool:
+    return spec.GRAPH in a.modalities and not any(b.endswith(":<module>") for b in a.because_of)

@@ -36,6 +36,14 @@ def ambiguous_reason(count: int) -> str:
     return f"{plural(count, 'caller')} reached through an ambiguous edge"
 
 
+POSSIBLE_PREFIX = "possible callers:"
+
+
+def possible_reason(count: int) -> str:
+    return (f"{POSSIBLE_PREFIX} {plural(count, 'call site')} matched by name only (receiver"
+            " type unknown), listed apart")
+
+
 def fallback_reason(count: int) -> str:
     return f"{plural(count, 'change')} not pinned to a symbol, searched for by fallback queries"
 
@@ -66,6 +74,9 @@ class ImpactReport:
     complete: bool = True
     incomplete_reasons: tuple[str, ...] = ()
     repo_url: str | None = None  # e.g. https://github.com/owner/name: enables links
+    # Call sites that match a changed symbol by name only: the receiver's type is unknown
+    # and several definitions share the name. Listed apart from `affected`, never dropped.
+    possible: tuple[Affected, ...] = ()
 
     def __post_init__(self) -> None:
         reasons = list(dict.fromkeys(self.incomplete_reasons))
@@ -75,12 +86,15 @@ class ImpactReport:
                 reasons.append(ambiguous_reason(ambiguous))
             if self.fallbacks:
                 reasons.append(fallback_reason(len(self.fallbacks)))
+        if self.possible and not any(r.startswith(POSSIBLE_PREFIX) for r in reasons):
+            reasons.append(possible_reason(len(self.possible)))
         if not self.complete and not reasons:
             reasons.append(UNSPECIFIED_REASON)
         # Frozen, so set through object; tuples even if the caller passed lists.
         object.__setattr__(self, "changed_symbols", tuple(self.changed_symbols))
         object.__setattr__(self, "affected", tuple(self.affected))
         object.__setattr__(self, "fallbacks", tuple(self.fallbacks))
+        object.__setattr__(self, "possible", tuple(self.possible))
         object.__setattr__(self, "incomplete_reasons", tuple(reasons))
         object.__setattr__(self, "complete", not reasons)
 

@@ -81,6 +81,7 @@ class CheckJSON(TypedDict):
     affected: list[AffectedJSON]
     fallbacks: list[FallbackJSON]
     stats: StatsJSON
+    possible: list[AffectedJSON]
     complete: bool  # ours
     incomplete_reasons: list[str]  # ours
     summary: str  # ours
@@ -106,6 +107,7 @@ def to_json(report: ImpactReport) -> CheckJSON:
             "index_seconds": round(s.index_seconds, SECONDS_DIGITS),
             "query_seconds": round(s.query_seconds, SECONDS_DIGITS),
         },
+        "possible": [_affected(a) for a in ranked(report.possible)],
         "complete": report.complete,
         "incomplete_reasons": list(report.incomplete_reasons),
         "summary": report.summary,

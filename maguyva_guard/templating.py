@@ -53,9 +53,13 @@ class Safe(str):
     """Text already escaped for the output at hand: `finalize` lets it through."""
 
 
+# Possible (name-only) callers listed in text and Markdown; JSON lists them all.
+POSSIBLE_SHOWN = 20
+
+
 def render_text(report: ImpactReport, groups: list[SymbolGroup], *, color: bool) -> str:
     template = _environment("text", color).get_template("text.j2")
-    return template.render(report=report, groups=groups)
+    return template.render(report=report, groups=groups, possible_shown=POSSIBLE_SHOWN)
 
 
 def render_markdown(report: ImpactReport, max_callers: int) -> str:
@@ -70,7 +74,7 @@ def render_markdown(report: ImpactReport, max_callers: int) -> str:
     while True:
         text = template.render(
             report=report, groups=all_groups[:shown], more_groups=len(all_groups) - shown,
-            link=link, version=__version__,
+            link=link, version=__version__, possible_shown=min(limit, POSSIBLE_SHOWN),
         )
         if len(text) <= MAX_COMMENT_CHARS or (limit <= 1 and shown <= 1):
             return text

@@ -219,3 +219,24 @@ def test_repository_is_byte_identical_after_check(make_repo, args):
     code, _, err = check(repo, *args)
     assert code == 0, err
     assert snapshot(repo) == before
+
+
+@pytest.mark.parametrize("preset", ["quick", "default", "thorough"])
+def test_every_preset_finds_the_callers(make_repo, preset):
+    repo = make_repo(FILES)
+    edit(repo, "app/config.py", "def parse_config(path):", "def parse_config(path, strict):")
+    report = check_json(repo, "--preset", preset)
+    assert ("app/cli.py", "app.cli.main") in callers(report)
+
+
+def test_name_only_matches_are_possible_callers_not_affected(make_repo):
+    repo = make_repo({**FILES, "app/jobs.py": (
+        "class Job:\n    def parse_config(self, text):\n        return text\n\n\n"
+        "def run(thing):\n    return thing.parse_config('x')\n")})
+    edit(repo, "app/jobs.py", "    def parse_config(self, text):",
+         "    def parse_config(self, text, strict):")
+    report = check_json(repo)
+    assert ("app/jobs.py", "app.jobs.run") not in callers(report)
+    assert [(a["path"], a["symbol"]) for a in report["possible"]] == [
+        ("app/jobs.py", "app.jobs.run")]  # thing.parse_config(): Job's or Loader's
+    assert report["complete"] is False

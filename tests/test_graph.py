@@ -106,7 +106,9 @@ def graph(make_repo) -> GraphRetriever:
     store.close()
 
 
-def callers(graph: GraphRetriever, qualified_name: str, depth: int = 1) -> dict[tuple[str, str], str]:
+def callers(
+    graph: GraphRetriever, qualified_name: str, depth: int = 1
+) -> dict[tuple[str, str], str]:
     (target,) = graph.store.definitions(qualified_name=qualified_name)
     hits = graph.search(SearchRequest(query="", intent="find_references", target=target,
                                       depth=depth, limit=0))

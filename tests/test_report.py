@@ -75,7 +75,7 @@ def affected(
 
 def fixture_report(**changes: Any) -> ImpactReport:
     """A signature change with 3 callers at depth 1 and 2 (one ambiguous), a body change
-    without callers, and a fallback: the report the golden files show."""
+    without callers, a fallback and a possible (name-only) caller: the golden files' report."""
     callers = (
         affected("pkg/server.py", "pkg.server.Server.load", 40, score=0.0125, centrality=0.8,
                  confidence=AMBIGUOUS, kind="method"),
@@ -98,6 +98,8 @@ def fixture_report(**changes: Any) -> ImpactReport:
         fallbacks=(Fallback("config/defaults.yaml", "no symbol support for YAML",
                             ("parse_config", "timeout: 30")),),
         stats=Stats(12, 0.5, 0.25), repo_url=URL,
+        possible=(affected("pkg/jobs.py", "pkg.jobs.<b>Job</b>.parse_config", 7, score=0.002,
+                           confidence=AMBIGUOUS, kind="method"),),
     )
     return ImpactReport(**(fields | changes))
 
@@ -142,13 +144,14 @@ def test_golden(fmt: str, name: str) -> None:
 
 
 def test_ambiguous_edges_and_fallbacks_make_a_lower_bound_even_if_called_complete() -> None:
-    report = fixture_report(complete=True)
+    report = fixture_report(complete=True, possible=())
     assert report.complete is False
     assert report.incomplete_reasons == (ambiguous_reason(1), fallback_reason(1))
 
 
 def test_core_reasons_are_kept_and_not_doubled() -> None:
-    report = fixture_report(incomplete_reasons=("1 file in an unsupported language",) * 2)
+    report = fixture_report(incomplete_reasons=("1 file in an unsupported language",) * 2,
+                            possible=())
     assert report.incomplete_reasons == ("1 file in an unsupported language",)
     assert report.complete is False
 
@@ -539,3 +542,16 @@ def test_markdown_starts_with_the_marker_github_looks_for() -> None:
     from maguyva_guard import github
 
     assert render(fixture_report(), "markdown").startswith(github.DEFAULT_MARKER + "\n")
+
+
+def test_possible_callers_are_listed_apart_and_make_the_list_a_lower_bound():
+    report = fixture_report()
+    assert not report.complete
+    assert any("name only" in r for r in report.incomplete_reasons)
+    data = json.loads(render(report, "json"))
+    assert [a["symbol"] for a in data["possible"]] == ["pkg.jobs.<b>Job</b>.parse_config"]
+    assert "pkg.jobs.<b>Job</b>.parse_config" not in {a["symbol"] for a in data["affected"]}
+    text = render(report, "text")
+    assert "Possible callers (1; name match only" in text
+    markdown = render(report, "markdown")
+    assert "possible caller" in markdown and "<b>Job</b>" not in markdown
