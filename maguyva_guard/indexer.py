@@ -76,8 +76,9 @@ def update(store: Store, view: View | None = None, *, label: str = STAGED,
         if store.meta_get("view_digest") == digest:
             if store.meta_get("view") != label:
                 store.meta_set("view", label)
-            if embed_all:
+            if embed_all and store.meta_get("embedded_view") != digest:
                 _semantic_refresh(store, progress, everything=True)
+                store.meta_set("embedded_view", digest)
             return _stats(store, -1, 0, started)
         entries = git.ls_index(store.root, sizes=False, raw=raw) if view is None else view
         return _update(store, entries, digest, label, max_size, progress, started, embed_all)
@@ -121,6 +122,8 @@ def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
         store.meta_set("counts", f"{len(entries)} {symbols} {references}")
     store.parse_count = outcome.parsed
     _semantic_refresh(store, progress, everything=embed_all)
+    if embed_all:  # so that the next `index` of this view need not ask again
+        store.meta_set("embedded_view", digest)
     return _stats(store, len(entries), outcome.parsed, started)
 
 
