@@ -58,7 +58,7 @@ def index_repo(path: str, rebuild: bool = False,
 
 
 def update(store: Store, view: View | None = None, *, label: str = STAGED,
-           max_size: int = classify.MAX_FILE_BYTES, progress: Progress | None = None,
+           max_size: int | None = None, progress: Progress | None = None,
            embed_all: bool = False) -> IndexStats:
     """Make `view` (default: the staged index) the index's current view.
 
@@ -69,7 +69,7 @@ def update(store: Store, view: View | None = None, *, label: str = STAGED,
     """
     started = time.perf_counter()
     with store.lock():
-        _check_extractor(store, max_size)
+        max_size = _check_extractor(store, max_size)
         raw = git.ls_index_raw(store.root) if view is None else None
         digest = _digest(raw) if raw is not None else _view_digest(view or {})
         store.parse_count = 0
@@ -84,12 +84,12 @@ def update(store: Store, view: View | None = None, *, label: str = STAGED,
         return _update(store, entries, digest, label, max_size, progress, started, embed_all)
 
 
-def update_tree(store: Store, rev: str, *, max_size: int = classify.MAX_FILE_BYTES,
+def update_tree(store: Store, rev: str, *, max_size: int | None = None,
                 progress: Progress | None = None) -> IndexStats:
     """Make a revision's tree the current view (a tree id is its own digest)."""
     started = time.perf_counter()
     with store.lock():
-        _check_extractor(store, max_size)
+        max_size = _check_extractor(store, max_size)
         tree = git.tree_id(store.root, rev)
         label = f"tree:{git.resolve(store.root, rev)}"
         store.parse_count = 0
@@ -140,15 +140,26 @@ def extractor_fingerprint() -> str:
     return h.hexdigest()
 
 
-def _check_extractor(store: Store, max_size: int) -> None:
-    """Forget every record if another version of the extractor made them, or under another
-    size limit (a blob skipped as too large may now be wanted, or the reverse)."""
-    fingerprint = f"{extractor_fingerprint()} max_size={max_size}"
-    if store.meta_get("extractor") == fingerprint:
-        return
-    with store.transaction():
-        store.writer().forget_all()
-        store.meta_set("extractor", fingerprint)
+def _check_extractor(store: Store, max_size: int | None) -> int:
+    """Forget every record if another version of the extractor made them; forget the blobs
+    whose fate depends on the size limit if the limit changed. Returns the limit in force:
+    `max_size`, or the repository's configured one (so that `index`, `query` and `check`
+    always agree, whoever calls without a limit)."""
+    if max_size is None:
+        from maguyva_guard import config
+
+        max_size = config.load_config(store.root).max_file_size
+    fingerprint = extractor_fingerprint()
+    if store.meta_get("extractor") != fingerprint:
+        with store.transaction():
+            store.writer().forget_all()
+            store.meta_set("extractor", fingerprint)
+            store.meta_set("max_size", str(max_size))
+    elif store.meta_get("max_size") != str(max_size):
+        with store.transaction():
+            store.writer().forget_size_dependent(max_size)
+            store.meta_set("max_size", str(max_size))
+    return max_size
 
 
 def _counts(store: Store, writer: StoreWriter, old: Mapping[str, FileInfo],
@@ -177,13 +188,13 @@ def _view_digest(view: View) -> str:
 
 
 def ensure_parsed(store: Store, blobs: Mapping[str, str],
-                  max_size: int = classify.MAX_FILE_BYTES) -> int:
+                  max_size: int | None = None) -> int:
     """Index blobs outside the current view ({blob: a path it sits at}), e.g. a diff's old
     side, so that `store.symbols_of` answers for them. They are kept until the view changes
     (the garbage collector keeps only the current and the previous view). Returns how many
     were parsed."""
     with store.lock():
-        _check_extractor(store, max_size)
+        max_size = _check_extractor(store, max_size)
         writer = store.writer()
         fresh = {b: (p, -1) for b, p in blobs.items() if b not in writer.known(blobs)}
         if not fresh:

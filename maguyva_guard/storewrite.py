@@ -149,6 +149,17 @@ class StoreWriter:
             self.conn.execute(f"DELETE FROM {table}")
         self.conn.execute("DELETE FROM meta WHERE key IN ('view', 'view_digest', 'counts')")
 
+    def forget_size_dependent(self, max_size: int) -> None:
+        """Under a new size limit, drop the blobs it changes (skipped as too large but now
+        small enough, or parsed but now too large) and the paths that show them, so that
+        the next update takes those paths as new."""
+        ids = [(i,) for (i,) in self.conn.execute(
+            "SELECT id FROM blobs WHERE (status = 'skipped-size') = (size <= ?)", (max_size,))]
+        for table, column in (("defs", "blob"), ("refs", "blob"), ("chunks", "blob"),
+                              ("files", "blob_id"), ("blobs", "id")):
+            self.conn.executemany(f"DELETE FROM {table} WHERE {column} = ?", ids)
+        self.conn.execute("DELETE FROM meta WHERE key IN ('view_digest', 'counts')")
+
     def blob_counts(self, oids: Iterable[str]) -> tuple[int, int]:
         """(definitions, references) summed over these blobs, each as often as listed."""
         defs = refs = 0

@@ -95,7 +95,20 @@ def test_large_files_are_recorded_not_parsed(make_repo):
         status = dict(store.conn.execute("SELECT oid, status FROM blobs"))
         assert sorted(status.values()) == [classify.PARSED, classify.SKIPPED_SIZE]
         assert indexer.update(store, max_size=100).parsed == 0
-        assert indexer.update(store).parsed == 2  # another limit: everything is redone
+        stats = indexer.update(store)  # the configured limit (1 MiB): big.py is now wanted
+        assert (stats.parsed, stats.files) == (1, 2)
+        assert stats.symbols == len(store.definitions())
+        assert indexer.update(store, max_size=5).parsed == 0  # both too large now
+        assert store.definitions() == []
+        assert sorted(store.conn.execute("SELECT status FROM blobs").fetchall()) == [
+            (classify.SKIPPED_SIZE,), (classify.SKIPPED_SIZE,)]
+
+
+def test_the_configured_size_limit_is_the_default(make_repo):
+    repo = make_repo({"big.py": "x = 1\n" * 50, "small.py": "y = 2\n",
+                      ".maguyva-guard.toml": "max_file_size = 100\n"})
+    with Store.open(repo) as store:
+        assert indexer.update(store).parsed == 1
 
 
 def test_generated_marker_and_minified_content(make_repo):
