@@ -40,6 +40,7 @@ _COMMENT_LINE = re.compile(r"^\s*(#|//|/\*|\*|\*/)")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _STRING = re.compile(r"""(["'])((?:(?!\1).){4,80})\1""")
 MAX_FALLBACK_QUERIES = 8  # per file: enough to find what a module-level edit mentions
+MAX_FALLBACK_LINES = 2000  # changed lines read for those queries, per file
 
 
 @dataclass(frozen=True)
@@ -288,7 +289,11 @@ def _fallbacks(old: _Side, new: _Side) -> list[Fallback]:
 
 
 def _queries(lines: list[str]) -> list[str]:
-    """Exact-match queries from changed lines: quoted literals first, then identifiers."""
+    """Exact-match queries from changed lines: quoted literals first, then identifiers.
+
+    Only the first MAX_FALLBACK_LINES are read: a generated file can change a million
+    lines, and scanning them all costs seconds for queries its first lines already give."""
+    lines = lines[:MAX_FALLBACK_LINES]
     found: dict[str, None] = {}
     for line in lines:
         for m in _STRING.finditer(line):
