@@ -20,6 +20,7 @@ from maguyva_guard.errors import FatalError
 
 LOCK_WAIT_SECONDS = 30.0  # how long a second run waits before giving up
 LOCK_POLL_SECONDS = 0.05
+LOCK_NAME = "lock"  # the flock file next to the index (kept by a rebuild: others wait on it)
 WRITE_CACHE_KIB = 65536  # SQLite page cache per connection, at most
 
 
@@ -86,8 +87,11 @@ def open_checked(path: Path, version: int, schema: str, rebuild: bool) -> sqlite
     """Connect to the index at `path` (format `version`), discarding what is stale or corrupt.
 
     Indexes of other versions in the same folder are deleted (a cache is not worth keeping);
-    a corrupt one is kept once as `<name>.corrupt` for a bug report.
+    a corrupt one is kept once as `<name>.corrupt` for a bug report. `rebuild` empties the
+    whole folder (the other modules' caches too, e.g. the semantic vectors): from scratch.
     """
+    if rebuild:
+        _clear_folder(path.parent, keep=LOCK_NAME)
     had_old = _discard_other_versions(path)
     reason = "old format" if had_old and not path.exists() else None
     state = _state(path, version) if path.exists() else "empty"
@@ -165,6 +169,12 @@ def _read_stamp(path: Path) -> str | None:
 
 def _stamp_path(path: Path) -> Path:
     return path.with_name(path.name + ".clean")
+
+
+def _clear_folder(folder: Path, keep: str) -> None:
+    for entry in folder.iterdir():
+        if entry.name != keep and entry.is_file():
+            entry.unlink(missing_ok=True)
 
 
 def _discard_other_versions(path: Path) -> bool:

@@ -154,8 +154,12 @@ def test_rebuild_flag_starts_empty_without_a_message(make_repo, capfd):
     repo = make_repo({"a.py": "x\n"})
     with Store.open(repo) as store:
         _fill(store, {"a.py": "b"}, {"b": SYMBOLS})
+        (store.index_dir / "vectors-other-module.npy").write_bytes(b"cache")
     with Store.open(repo, rebuild=True) as store:
         assert store.files() == {}
+        left = {p.name for p in store.index_dir.iterdir()}
+        assert left - {f"{store.path.name}-wal", f"{store.path.name}-shm"} == {
+            store.path.name, "lock"}
     assert capfd.readouterr().err == ""
 
 
