@@ -46,6 +46,9 @@ from maguyva_guard.records import (
 CLASS_KINDS = frozenset({CLASS, INTERFACE, TYPE})
 MAX_HOPS = 12  # re-export chains longer than this are cycles in practice
 SELF_NAMES = frozenset({"self", "cls", "this"})
+# An attribute read found in the text (`obj.name`, no call): weaker evidence than a call,
+# so a receiver of unknown type never makes it more than ambiguous.
+ATTRIBUTE = "attribute"
 SUPER_NAMES = frozenset({"super()", "super"})
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]+")
@@ -88,6 +91,7 @@ class FileScope:
     def __init__(self, path: str, definitions: list[Definition], references: list[Reference]):
         self.path = path
         self.definitions = definitions
+        self.references = references
         self.imports = [r for r in references if r.kind == IMPORT]
 
     @cached_property
@@ -140,42 +144,50 @@ class Resolver:
         return frozenset(self.source.files())
 
     @cached_property
-    def modules(self) -> dict[str, str]:
-        """Dotted module name -> path, for every Python file in the view.
+    def module_of_path(self) -> dict[str, str]:
+        """Path -> the dotted name imports use for it, for every Python file in the view.
 
-        A file is registered under its path ("src/pkg/mod.py" -> "src.pkg.mod") and under
-        its name from the top of its package chain ("pkg.mod"), the one imports use.
+        Names are relative to the file's source root: the folder above the topmost package
+        (a folder with `__init__.py`) on its path, so "src/pkg/sub/mod.py" is "pkg.sub.mod"
+        even when `sub` is a namespace package without `__init__.py`. A file under no
+        package keeps its path as its name ("scripts/tool.py" is "scripts.tool").
         """
+        python = [p for p in self.paths if p.endswith((".py", ".pyi"))]
+        packages = {posixpath.dirname(p) for p in python if _is_init(p)}
+        roots = {posixpath.dirname(d) for d in packages if posixpath.dirname(d) not in packages}
         out: dict[str, str] = {}
-        packages = {str(PurePosixPath(p).parent) for p in self.paths if p.endswith("/__init__.py")}
-        for path in sorted(self.paths):
-            if not path.endswith((".py", ".pyi")):
-                continue
+        for path in python:
             parts = list(PurePosixPath(path).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts.pop()
-            if not parts:
-                continue
-            out.setdefault(".".join(parts), path)
-            top = len(parts) - 1  # walk up while the folder is a package
-            while top > 0 and "/".join(parts[:top]) in packages:
-                top -= 1
-            if top > 0:
-                out.setdefault(".".join(parts[top:]), path)
+            folder = posixpath.dirname(path)
+            cut = 0
+            while True:  # the deepest source root above the file
+                if folder in roots:
+                    cut = len(PurePosixPath(folder).parts) if folder else 0
+                    break
+                if not folder:
+                    break
+                folder = posixpath.dirname(folder)
+            if parts[cut:]:
+                out[path] = ".".join(parts[cut:])
+        return out
+
+    @cached_property
+    def modules(self) -> dict[str, str]:
+        """Dotted module name -> path; a `.py` file wins over its `.pyi` stub. Every file is
+        also reachable by its full path name ("src.pkg.mod")."""
+        out: dict[str, str] = {}
+        for path, name in sorted(self.module_of_path.items(), key=lambda i: i[0].endswith("i")):
+            out.setdefault(name, path)
+        for path in sorted(self.module_of_path, key=lambda p: p.endswith("i")):
+            full = ".".join(PurePosixPath(path).with_suffix("").parts)
+            out.setdefault(full.removesuffix(".__init__"), path)
         return out
 
     @cached_property
     def imports(self) -> ImportPaths:
         return ImportPaths(self.paths)
-
-    @cached_property
-    def module_of_path(self) -> dict[str, str]:
-        """Path -> the dotted name imports use for it (the shortest registered)."""
-        out: dict[str, str] = {}
-        for name, path in self.modules.items():
-            if path not in out or len(name) < len(out[path]):
-                out[path] = name
-        return out
 
     def scope(self, path: str) -> FileScope:
         s = self._scopes.get(path)
@@ -428,14 +440,21 @@ class Resolver:
     # --- heuristics: types of local variables and attributes ------------------------------
 
     def local_type(self, path: str, scope: str, var: str, hops: int = 0) -> Entity | None:
-        """`obj = ClassName(...)`, `obj: ClassName` or a parameter annotated with a class,
-        inside the enclosing function: obj is an instance of that class (probable)."""
+        """`obj = ClassName(...)`, `obj: ClassName` or a parameter annotated with a class:
+        obj is an instance of that class (probable). Looked for in the enclosing function,
+        then the functions around it (closures see their variables), then at module level
+        (`app = Flask(__name__)` used by `@app.route` below it)."""
         fs = self.scope(path)
-        fn = fs.enclosing_function(scope)
-        if fn is None:
-            return None
-        body = self.lines(path)[fn.line_start - 1 : fn.line_end]
-        return self._typed_by(path, fn.parent, var, [fn.signature, *body], hops)
+        d = fs.by_qualified.get(scope)
+        while d is not None:
+            if d.kind not in CLASS_KINDS:
+                body = self.lines(path)[d.line_start - 1 : d.line_end]
+                found = self._typed_by(path, d.parent, var, [d.signature, *body], hops)
+                if found is not None:
+                    return found
+            d = fs.by_qualified.get(d.parent) if d.parent else None
+        top = [line for line in self.lines(path) if line[:1].isalpha() or line[:1] == "_"]
+        return self._typed_by(path, "", var, top, hops)
 
     def attribute_type(self, cls: Definition, attr: str, hops: int = 0) -> Entity | None:
         """`self.attr = ClassName(...)` or `attr: ClassName` in the class: attr's type."""
@@ -494,12 +513,24 @@ class Resolver:
             return self.by_name(ref)
         owner = self.resolve_expression(ref.path, ref.scope, receiver)
         if owner is None:
+            if self.is_external(ref.path, ref.scope, receiver):
+                return UNRESOLVED  # `os.environ.get(...)`: a module outside the repository
             return self.by_name(ref)
         e = self.member(owner, ref.name)
         if e is None and owner.kind != "module" and owner.definition is not None:
             if self.unresolved_bases(owner.definition):
                 return self.by_name(ref)  # may come from a base outside the repository
         return _resolution(e)
+
+    def is_external(self, path: str, scope: str, receiver: str) -> bool:
+        """True when the receiver starts with a name imported from outside the repository."""
+        head = receiver.replace("::", ".").split(".")[0].split("(")[0]
+        if not head or head in SELF_NAMES:
+            return False
+        if self.lookup_name(path, scope, head) is not None:
+            return False
+        imp = self.scope(path).bound_imports.get(head)
+        return imp is not None and self.import_entity(path, imp) is None
 
     def by_name(self, ref: Reference) -> Resolution:
         """An attribute on a receiver of unknown type: every method of that name."""
@@ -510,6 +541,7 @@ class Resolver:
             return UNRESOLVED
         roots = {self.hierarchy_root(d) for d in candidates}
         sure = len(roots) == 1 and ref.name not in COMMON_METHOD_NAMES
+        sure = sure and ref.kind != ATTRIBUTE
         return Resolution(candidates, PROBABLE if sure else AMBIGUOUS)
 
     def hierarchy_root(self, method: Definition) -> tuple[str, str]:
@@ -523,6 +555,10 @@ class Resolver:
                 break
             cls = bases[0]
         return (cls.path, cls.qualified_name) if cls else (method.path, method.parent)
+
+
+def _is_init(path: str) -> bool:
+    return posixpath.basename(path) in ("__init__.py", "__init__.pyi")
 
 
 def _binds(imp: Reference) -> bool:

@@ -13,10 +13,13 @@ definition has centrality 1 and the boost of SPEC 5 reads naturally.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 from maguyva_guard import spec
+from maguyva_guard.languages import language_for
 from maguyva_guard.records import (
     AMBIGUOUS,
     CLASS,
@@ -27,10 +30,12 @@ from maguyva_guard.records import (
     Hit,
     Reference,
 )
-from maguyva_guard.resolve import CLASS_KINDS, Resolver
+from maguyva_guard.resolve import ATTRIBUTE, CLASS_KINDS, Resolver
 from maguyva_guard.retrievers.base import SearchRequest
 
 MODULE_SYMBOL = "<module>"
+MEMBER_KINDS = frozenset({"method", "constant", "function"})  # what `obj.name` can read
+ATTRIBUTE_SCAN_LIMIT = 2000  # text lines examined for `obj.name` reads of one member
 CONSTRUCTORS = frozenset({"__init__", "__new__"})
 
 # How much a graph hit's raw score keeps at each level of certainty (our numbers, not SPEC's:
@@ -118,7 +123,11 @@ class GraphRetriever:
         wanted = {(target.path, target.qualified_name)}
         if constructor_of is not None:
             wanted.add((constructor_of.path, constructor_of.qualified_name))
-        for ref in self.candidates(names):
+        yield from self.stub_declarations(target)
+        candidates = self.candidates(names)
+        if target.parent and target.kind in MEMBER_KINDS:
+            candidates = chain(candidates, self.attribute_uses(target))
+        for ref in candidates:
             res = self.resolver.resolve(ref)
             if any((d.path, d.qualified_name) in wanted for d in res.definitions):
                 if (ref.path, ref.scope) == (target.path, target.qualified_name):
@@ -135,6 +144,43 @@ class GraphRetriever:
                     for use in refs(name=ref.alias, path=ref.path):
                         if use.kind != IMPORT:
                             yield use
+
+    def stub_declarations(self, target: Definition) -> Iterator[tuple[Reference, str]]:
+        """A Python definition's declaration in the `.pyi` stub beside it: a signature
+        change must be made there too, so the stub is affected like a caller."""
+        stub = target.path + "i"
+        if not target.path.endswith(".py") or stub not in self.resolver.paths:
+            return
+        declared = self.resolver.scope(stub).by_qualified.get(target.qualified_name)
+        if declared is not None:
+            yield Reference(stub, target.name, "use", declared.line_start, declared.parent), EXACT
+
+    def attribute_uses(self, target: Definition) -> Iterator[Reference]:
+        """`obj.name` without a call, which the index does not keep everywhere (a property
+        read, a bound method passed on): lines the text index finds, turned into references
+        to resolve like any other. Lines the index already has a reference for are skipped."""
+        from maguyva_guard.retrievers.text import TextRetriever
+
+        name = target.name
+        hits = TextRetriever(self.store).search(  # type: ignore[arg-type]
+            SearchRequest(query=name, intent=spec.EXACT_MATCH, terms=(name,),
+                          limit=ATTRIBUTE_SCAN_LIMIT))
+        pattern = re.compile(rf"([A-Za-z_][\w.]*(?:\(\))?)\.{re.escape(name)}\b(?!\s*\()")
+        known: dict[str, set[int]] = {}
+        language = language_for(target.path)
+        for hit in hits:
+            if language_for(hit.path) != language:
+                continue  # prose and other languages: a `x.name` there is no reference
+            if hit.path not in known:
+                known[hit.path] = {r.line for r in self.resolver.scope(hit.path).references
+                                   if r.name == name}
+            if hit.line_start in known[hit.path]:
+                continue
+            lines = self.resolver.lines(hit.path)
+            text = lines[hit.line_start - 1] if hit.line_start <= len(lines) else ""
+            for m in pattern.finditer(text):
+                scope = hit.symbol if hit.symbol != MODULE_SYMBOL else ""
+                yield Reference(hit.path, name, ATTRIBUTE, hit.line_start, scope, m.group(1))
 
     def definition_of(self, ref: Reference) -> Definition | None:
         if not ref.scope:
