@@ -360,10 +360,7 @@ def _report(
         for a in run.affected.values()
     ]
     everything.sort(key=lambda a: (-a.score, -a.centrality, a.depth, a.path, a.line))
-    # A name-only match through the graph is a possible caller, listed apart: grep-like
-    # guesses would otherwise drown the resolved callers (fallback hits keep their group).
-    possible = [a for a in everything if a.confidence == AMBIGUOUS and _graph_found(a)]
-    affected = [a for a in everything if not (a.confidence == AMBIGUOUS and _graph_found(a))]
+    affected, possible = _split_possible(everything)
     reasons = _incomplete_reasons(run, change_set)
     return report.ImpactReport(
         repo=".",
@@ -382,6 +379,23 @@ def _report(
         repo_url=None,
         possible=tuple(possible),
     )
+
+
+def _split_possible(everything: list[Affected]) -> tuple[list[Affected], list[Affected]]:
+    """A name-only match through the graph is a possible caller, listed apart: grep-like
+    guesses would otherwise drown the resolved callers. But a changed symbol with no
+    resolved caller keeps its name-only matches as affected (marked ambiguous): showing
+    "nothing affected" when candidates exist is the false safety we never give. Fallback
+    hits keep their own group."""
+    resolved = {b for a in everything if a.confidence != AMBIGUOUS for b in a.because_of}
+    affected, possible = [], []
+    for a in everything:
+        name_only = a.confidence == AMBIGUOUS and _graph_found(a)
+        if name_only and any(b in resolved for b in a.because_of):
+            possible.append(a)
+        else:
+            affected.append(a)
+    return affected, possible
 
 
 def _graph_found(a: Affected) -> bool:

@@ -136,6 +136,7 @@ class Resolver:
         self.source = source
         self._scopes: dict[str, FileScope] = {}
         self._texts: dict[str, list[str]] = {}
+        self._globals: dict[tuple[str, str], Entity | None] = {}
 
     # --- the view ------------------------------------------------------------------------
 
@@ -241,6 +242,8 @@ class Resolver:
                     return found
             return None
         found = self._file_binding(path, name, hops)
+        if found is None and language_of(path) == "python":
+            found = self.typed_global(path, name, hops)
         if found is None and language_of(path) in PACKAGE_LANGUAGES:
             folder = posixpath.dirname(path) + "/"
             for file in self.imports.folders.get(folder, ()):
@@ -249,6 +252,18 @@ class Resolver:
                     if d is not None:
                         return Entity("definition", path=file, definition=d)
         return found
+
+    def typed_global(self, path: str, name: str, hops: int = 0) -> Entity | None:
+        """A module-level variable whose type shows: `request: Request = LocalProxy(...)`
+        or `app = Flask(__name__)`; importers of it get an instance of that class."""
+        key = (path, name)
+        if key not in self._globals:
+            self._globals[key] = None  # guards against a cycle through the lookup below
+            top = [line for line in self.lines(path) if line[:1].isalpha() or line[:1] == "_"]
+            mentioned = [line for line in top if line.startswith(name)]
+            typed = self._typed_by(path, "", name, mentioned, hops) if mentioned else None
+            self._globals[key] = typed
+        return self._globals[key]
 
     def _file_binding(self, path: str, name: str, hops: int) -> Entity | None:
         scope = self.scope(path)
@@ -453,8 +468,7 @@ class Resolver:
                 if found is not None:
                     return found
             d = fs.by_qualified.get(d.parent) if d.parent else None
-        top = [line for line in self.lines(path) if line[:1].isalpha() or line[:1] == "_"]
-        return self._typed_by(path, "", var, top, hops)
+        return self.typed_global(path, var, hops)
 
     def attribute_type(self, cls: Definition, attr: str, hops: int = 0) -> Entity | None:
         """`self.attr = ClassName(...)` or `attr: ClassName` in the class: attr's type."""

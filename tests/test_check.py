@@ -232,7 +232,8 @@ def test_every_preset_finds_the_callers(make_repo, preset):
 def test_name_only_matches_are_possible_callers_not_affected(make_repo):
     repo = make_repo({**FILES, "app/jobs.py": (
         "class Job:\n    def parse_config(self, text):\n        return text\n\n\n"
-        "def run(thing):\n    return thing.parse_config('x')\n")})
+        "def run(thing):\n    return thing.parse_config('x')\n\n\n"
+        "def sure():\n    return Job().parse_config('y')\n")})
     edit(repo, "app/jobs.py", "    def parse_config(self, text):",
          "    def parse_config(self, text, strict):")
     report = check_json(repo)
@@ -240,3 +241,15 @@ def test_name_only_matches_are_possible_callers_not_affected(make_repo):
     assert [(a["path"], a["symbol"]) for a in report["possible"]] == [
         ("app/jobs.py", "app.jobs.run")]  # thing.parse_config(): Job's or Loader's
     assert report["complete"] is False
+
+
+def test_name_only_matches_stay_affected_when_nothing_resolved(make_repo):
+    repo = make_repo({**FILES, "app/jobs.py": (
+        "class Job:\n    def parse_config(self, text):\n        return text\n\n\n"
+        "def run(thing):\n    return thing.parse_config('x')\n")})
+    edit(repo, "app/jobs.py", "    def parse_config(self, text):",
+         "    def parse_config(self, text, strict):")
+    report = check_json(repo)
+    (entry,) = report["affected"]  # never "nothing affected" while candidates exist
+    assert (entry["symbol"], entry["confidence"]) == ("app.jobs.run", "ambiguous")
+    assert report["possible"] == [] and report["complete"] is False
