@@ -50,6 +50,9 @@ class Context:
     mapper: Mapper
     python: str = sys.executable
     notes: dict[str, str] = field(default_factory=dict)
+    # Every scratch clone a scenario is staged in: maguyva-guard gets one per preset, so
+    # that each preset pays the incremental index update of the changed file itself.
+    clones: list[Path] = field(default_factory=list)
 
 
 def _ranked(tool: str, scenario: Scenario, hits: list[tuple[Caller, int]], run: measure.Run,
@@ -57,7 +60,8 @@ def _ranked(tool: str, scenario: Scenario, hits: list[tuple[Caller, int]], run: 
     target = Caller(scenario.path, scenario.qualname)
     lines: dict[Caller, int] = {}
     for caller, line in hits:
-        if caller != target:
+        # Like the oracle: callers live in .py files (a .pyi stub only declares).
+        if caller != target and caller.path.endswith(".py"):
             lines.setdefault(caller, line)
     return Answer(tool, tuple(lines), run.seconds, run.max_rss_mb, ok, error, lines, inner)
 
@@ -219,10 +223,11 @@ def affected_callers(ctx: Context, payload: dict) -> list[tuple[Caller, int]]:
     return hits
 
 
-def maguyva(ctx: Context, scenario: Scenario, preset: str) -> Answer:
+def maguyva(ctx: Context, scenario: Scenario, preset: str, clone: Path | None = None) -> Answer:
     tool = f"maguyva-guard:{preset}"
-    run = measure.run([mg_bin(), "check", "--repo", str(ctx.clone), "--staged",
-                       "--format", "json", "--preset", preset], ctx.clone, TOOL_TIMEOUT)
+    clone = clone or ctx.clone
+    run = measure.run([mg_bin(), "check", "--repo", str(clone), "--staged",
+                       "--format", "json", "--preset", preset], clone, TOOL_TIMEOUT)
     if run.returncode not in (0, 1):
         return _failed(tool, run)
     try:

@@ -54,16 +54,21 @@ def prepare_tools(ctx: Context, tools: list[str]) -> tuple[dict, dict[str, str]]
                 runners["crg-impact"] = baselines.crg_impact
     if "maguyva-guard" in tools:
         why = baselines.mg_available(ctx.clone)
-        index = None if why else baselines.mg_index(ctx.clone)
-        if index is not None and index.returncode != 0:
-            why = f"`maguyva-guard index` failed: {index.stderr.strip()[-300:]}"
         if why:
             unavailable["maguyva-guard"] = why
-        else:
-            ctx.notes["maguyva-guard index"] = f"{index.seconds:.1f} s, {index.max_rss_mb:.0f} MB"
-            for preset in baselines.MG_PRESETS:
-                runners[f"maguyva-guard:{preset}"] = (
-                    lambda c, s, p=preset: baselines.maguyva(c, s, p))
+        for preset in [] if why else baselines.MG_PRESETS:
+            clone = scenarios.scratch_clone(ctx.corpus, ctx.clone.with_name(
+                f"{ctx.clone.name}-{preset}"))
+            index = baselines.mg_index(clone)
+            if index.returncode != 0:
+                unavailable["maguyva-guard"] = (
+                    f"`maguyva-guard index` failed: {index.stderr.strip()[-300:]}")
+                break
+            ctx.clones.append(clone)
+            ctx.notes[f"maguyva-guard index ({preset} clone)"] = (
+                f"{index.seconds:.1f} s, {index.max_rss_mb:.0f} MB")
+            runners[f"maguyva-guard:{preset}"] = (
+                lambda c, s, p=preset, k=clone: baselines.maguyva(c, s, p, k))
     return runners, unavailable
 
 
@@ -72,11 +77,13 @@ def run_scenarios(ctx: Context, items: list[sampling.Sampled],
     answers = []
     for number, item in enumerate(items, 1):
         scenario = item.scenario
-        scenarios.apply(ctx.clone, scenario)
+        for clone in ctx.clones:
+            scenarios.apply(clone, scenario)
         try:
             answers.append({tool: fn(ctx, scenario) for tool, fn in runners.items()})
         finally:
-            scenarios.revert(ctx.clone, scenario)
+            for clone in ctx.clones:
+                scenarios.revert(clone, scenario)
         print(f"  [{ctx.project} {number}/{len(items)}] {scenario.key} ({scenario.kind}): "
               + ", ".join(f"{t}={len(a.callers)}" for t, a in answers[-1].items()),
               file=sys.stderr, flush=True)
@@ -89,7 +96,7 @@ def run_project(name: str, version: str, want: int, seed: int, tools: list[str],
     texts = scenarios.read_tracked(corpus)
     smp = sampling.sample(name, corpus, texts, want, seed)
     clone = scenarios.scratch_clone(corpus, workdir / name)
-    ctx = Context(name, corpus, clone, Mapper(texts))
+    ctx = Context(name, corpus, clone, Mapper(texts), clones=[clone])
     runners, unavailable = prepare_tools(ctx, tools)
     answers = run_scenarios(ctx, smp.items, runners)
     outcomes: dict[str, list[Outcome]] = {tool: [] for tool in runners}
@@ -108,6 +115,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--scenarios", type=int, default=DEFAULT_SCENARIOS)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--tools", nargs="+", default=list(TOOLS), choices=TOOLS)
+    parser.add_argument("--out", type=Path, default=report.RESULTS,
+                        help="folder for compare.md, compare.json, disagreements-*.md")
     args = parser.parse_args(argv)
     unknown = [p for p in args.projects if p not in PROJECTS]
     if unknown:
@@ -126,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
             runs.append(run_project(name, PROJECTS[name], args.scenarios, args.seed,
                                     args.tools, Path(tmp)))
     command = "python bench/compare.py " + " ".join(sys.argv[1:] if argv is None else argv)
-    markdown = report.write(runs, command.strip(), args)
+    markdown = report.write(runs, command.strip(), args, args.out)
     print(markdown)
     return 0
 

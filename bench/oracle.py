@@ -121,9 +121,12 @@ class Mapper:
         return Caller(path, enc.at(line) if enc else "<module>")
 
     def callers(self, refs: list[Reference], exclude: Caller) -> list[Caller]:
-        """Distinct callers in first-seen order; the changed definition itself is no caller."""
+        """Distinct callers in first-seen order; the changed definition itself is no caller.
+        Stub files (.pyi) hold declarations, not callers: jedi reports them, we drop them."""
         seen: dict[Caller, None] = {}
         for ref in refs:
+            if not ref.path.endswith(".py"):
+                continue
             caller = self.caller(ref.path, ref.line)
             if caller != exclude:
                 seen.setdefault(caller, None)
@@ -158,7 +161,7 @@ class OracleCache:
 
     def save(self) -> None:
         self.file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.file.with_suffix(".tmp")
+        tmp = self.file.with_suffix(f".{os.getpid()}.tmp")  # two runs may save at once
         tmp.write_text(json.dumps({"jedi": self._version, "entries": self.entries}))
         tmp.replace(self.file)
 

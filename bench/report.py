@@ -116,13 +116,14 @@ max RSS of one run. grep = `git grep -n -w NAME -- '*.py'`; only depth-1 entries
 maguyva-guard's `affected[]` count."""
 
 
-def write(runs: list[ProjectRun], command: str, args: argparse.Namespace) -> str:
-    RESULTS.mkdir(parents=True, exist_ok=True)
+def write(runs: list[ProjectRun], command: str, args: argparse.Namespace,
+          out: Path = RESULTS) -> str:
+    out.mkdir(parents=True, exist_ok=True)
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     head = [f"# Impact analysis compared: {now}", "", f"Machine: {machine()}.", "",
             f"Command: `{command}`", "", HOW, ""]
     markdown = "\n".join(head + [_project_md(r) for r in runs] + [_overall_md(runs)])
-    (RESULTS / "compare.md").write_text(markdown)
+    (out / "compare.md").write_text(markdown)
     raw = {"date": now, "machine": machine(), "command": command, "seed": args.seed,
            "projects": {r.name: {"version": r.version, "notes": r.notes,
                                  "unavailable": r.unavailable,
@@ -131,8 +132,8 @@ def write(runs: list[ProjectRun], command: str, args: argparse.Namespace) -> str
                                  "scores": {t: dataclasses.asdict(score(o))
                                             for t, o in r.outcomes.items()},
                                  "scenarios": _scenario_json(r)} for r in runs}}
-    (RESULTS / "compare.json").write_text(json.dumps(raw, indent=1))
+    (out / "compare.json").write_text(json.dumps(raw, indent=1))
     for run in runs:
-        (RESULTS / f"disagreements-{run.name}.md").write_text(
+        (out / f"disagreements-{run.name}.md").write_text(
             tables.disagreements(run.name, _disagreement_rows(run)))
     return markdown

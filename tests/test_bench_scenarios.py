@@ -153,6 +153,13 @@ def test_oracle_references_become_enclosing_callers(repo: Path):
     }
 
 
+def test_stub_files_hold_no_callers():
+    mapper = Mapper({"pkg/lib.py": LIB, "pkg/lib.pyi": "def helper(a: int) -> int: ...\n"})
+    refs = [Reference("pkg/lib.pyi", 1, 4), Reference("pkg/lib.py", 24, 8)]
+    assert mapper.callers(refs, Caller("pkg/lib.py", "helper")) == [
+        Caller("pkg/lib.py", "<module>")]
+
+
 def test_scores_pool_callers_and_count_false_safe_and_crashes():
     a, b, c = Caller("x.py", "a"), Caller("x.py", "b"), Caller("y.py", "c")
     outcomes = [
