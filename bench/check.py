@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     items = sampling.sample(PROJECT, corpus, texts, 1 + max(SIZES), args.seed).items
     tools: dict = {"grep": _grep, "jedi-default": _jedi}
     meta = {"machine": report.machine(), "runs": args.runs, "unavailable": {}, "index": "-",
-            "command": "python bench/check.py " + " ".join(argv or sys.argv[1:])}
+            "command": " ".join(["python bench/check.py", *(argv or sys.argv[1:])])}
     with tempfile.TemporaryDirectory(prefix="mg-check-") as tmp:
         ctx = Context(PROJECT, corpus, scenarios.scratch_clone(corpus, Path(tmp) / "c"),
                       Mapper(texts))
