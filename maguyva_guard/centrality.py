@@ -22,6 +22,7 @@ REFRESH_DRIFT = 0.05
 MAX_FANOUT = 8
 PAGERANK_ALPHA = 0.85  # the usual damping factor
 TABLE = "graph_centrality"
+CHECKED_KEY = "centrality_checked"  # the last view digest found close enough
 CACHE_ATTRIBUTE = "_centrality_cache"  # answers already read, on the open store
 LOOKUP_BATCH = 400  # keys per SQL statement (two parameters each; SQLite allows 32766)
 
@@ -38,13 +39,19 @@ def view_signature(files: dict[str, object]) -> dict[str, str]:
 
 
 def needs_refresh(store: object) -> bool:
+    digest = store.meta_get("view_digest")  # type: ignore[attr-defined]
+    if digest and store.meta_get(CHECKED_KEY) == digest:  # type: ignore[attr-defined]
+        return False  # this very view was measured already (the hook's usual case)
     files = view_signature(store.files())  # type: ignore[attr-defined]
     stamp = store.meta_get("centrality_view")  # type: ignore[attr-defined]
     if not stamp:
         return bool(files)
     old = dict(line.split("\t", 1) for line in stamp.splitlines() if "\t" in line)
     changed = sum(1 for p, b in files.items() if old.get(p) != b) + len(old.keys() - files.keys())
-    return changed > REFRESH_DRIFT * max(len(files), 1)
+    drifted = changed > REFRESH_DRIFT * max(len(files), 1)
+    if not drifted and digest:
+        store.meta_set(CHECKED_KEY, digest)  # type: ignore[attr-defined]
+    return drifted
 
 
 def refresh(store: object, force: bool = False) -> int:
@@ -92,6 +99,7 @@ def refresh(store: object, force: bool = False) -> int:
         )
         stamp = "\n".join(f"{p}\t{b}" for p, b in sorted(files.items()))
         store.meta_set("centrality_view", stamp)  # type: ignore[attr-defined]
+        store.meta_set(CHECKED_KEY, store.meta_get("view_digest") or "")  # type: ignore[attr-defined]
     setattr(store, CACHE_ATTRIBUTE, None)
     return scale
 

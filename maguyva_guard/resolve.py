@@ -154,24 +154,22 @@ class Resolver:
         package keeps its path as its name ("scripts/tool.py" is "scripts.tool").
         """
         python = [p for p in self.paths if p.endswith((".py", ".pyi"))]
-        packages = {posixpath.dirname(p) for p in python if _is_init(p)}
-        roots = {posixpath.dirname(d) for d in packages if posixpath.dirname(d) not in packages}
+        packages = {p.rpartition("/")[0] for p in python if _is_init(p)}
+        roots = {d.rpartition("/")[0] for d in packages if d.rpartition("/")[0] not in packages}
         out: dict[str, str] = {}
+        root_of: dict[str, str | None] = {}  # folder -> the deepest source root above it
         for path in python:
-            parts = list(PurePosixPath(path).with_suffix("").parts)
-            if parts[-1] == "__init__":
-                parts.pop()
-            folder = posixpath.dirname(path)
-            cut = 0
-            while True:  # the deepest source root above the file
-                if folder in roots:
-                    cut = len(PurePosixPath(folder).parts) if folder else 0
-                    break
-                if not folder:
-                    break
-                folder = posixpath.dirname(folder)
-            if parts[cut:]:
-                out[path] = ".".join(parts[cut:])
+            folder = path.rpartition("/")[0]
+            if folder not in root_of:
+                root_of[folder] = _root_above(folder, roots)
+            root = root_of[folder]
+            stem = path[: path.rfind(".")]
+            if root:  # under no package (None) or at the top (""): the path is the name
+                stem = stem[len(root) + 1 :]
+            if stem.endswith("__init__"):
+                stem = stem[: -len("__init__")].rstrip("/")
+            if stem:
+                out[path] = stem.replace("/", ".")
         return out
 
     @cached_property
@@ -569,6 +567,16 @@ class Resolver:
                 break
             cls = bases[0]
         return (cls.path, cls.qualified_name) if cls else (method.path, method.parent)
+
+
+def _root_above(folder: str, roots: set[str]) -> str | None:
+    """The deepest source root at or above `folder` ("" is the repository's top), or None."""
+    while True:
+        if folder in roots:
+            return folder
+        if not folder:
+            return None
+        folder = folder.rpartition("/")[0]
 
 
 def _is_init(path: str) -> bool:

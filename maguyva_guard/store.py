@@ -111,6 +111,7 @@ class Store:
         self.path = index_dir / index_filename()
         self.conn = conn
         self.parse_count = 0  # blobs parsed by the last indexer.update (tests assert it)
+        self._files_cache: tuple[str, dict[str, FileInfo]] | None = None
         self._lock = storefile.IndexLock(index_dir / "lock")
         self._reader: git.BlobReader | None = None
         self._reader_lock = threading.Lock()  # retrievers run in threads and share the store
@@ -153,14 +154,24 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception (then re-raised)."""
-        self.conn.execute("BEGIN IMMEDIATE")
+        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception (then re-raised).
+
+        A write SQLite cannot make (a full disk, an I/O error), even at COMMIT, becomes one
+        FatalError line: the journal has kept the previous state, which stays usable."""
         try:
-            yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+                self.conn.execute("COMMIT")
+            except BaseException:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError as exc:
+            raise self._write_error(exc) from None
+
+    def _write_error(self, exc: sqlite3.Error) -> FatalError:
+        return FatalError(f"cannot write the index {self.path}: {exc}; the previous one is kept")
 
     # --- meta ------------------------------------------------------------------------
 
@@ -174,13 +185,26 @@ class Store:
         return StoreWriter(self.conn)
 
     def meta_set(self, key: str, value: str) -> None:
-        self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+        try:
+            self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                              (key, value))
+        except sqlite3.OperationalError as exc:
+            raise self._write_error(exc) from None
 
     # --- the current view ------------------------------------------------------------
 
     def files(self) -> dict[str, FileInfo]:
+        """The current view. Read once per view digest: the guard asks for it many times
+        (every modality, every changed symbol), and 7k rows cost ~20 ms a read on Django.
+        Callers must not modify the returned mapping."""
+        digest = self.meta_get("view_digest")
+        cached = self._files_cache
+        if digest is not None and cached is not None and cached[0] == digest:
+            return cached[1]
         rows = self.conn.execute("SELECT path, blob, language, category FROM files")
-        return {p: FileInfo(b, lang, c) for p, b, lang, c in rows}
+        files = {p: FileInfo(b, lang, c) for p, b, lang, c in rows}
+        self._files_cache = (digest, files) if digest is not None else None
+        return files
 
     def category(self, path: str) -> str | None:
         row = self.conn.execute("SELECT category FROM files WHERE path = ?", (path,)).fetchone()

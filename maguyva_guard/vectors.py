@@ -8,6 +8,8 @@ both, so one `os.replace` swaps them together (atomic), and it is memory-mapped 
 
 Format changelog (bump FORMAT_VERSION, and the file name with it, on any change):
   1: records (key V16, bits u1[dimension / 8])
+  2: a hex content hash's key is its first 16 bytes (was a blake2b of it), so a search
+     can go from its nearest keys back to the chunks without reading the whole view
 """
 
 from __future__ import annotations
@@ -23,15 +25,27 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     import numpy as np
 
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
 KEY_BYTES: Final = 16
 # Distances are computed over blocks of rows so the XOR temporaries stay in the CPU cache.
 BLOCK_ROWS: Final = 16_384
 
 
 def key_of(content_hash: str) -> bytes:
-    """The stored key of a chunk's content hash (any string the store uses)."""
+    """The stored key of a chunk's content hash: the hash's own first 16 bytes when it is
+    hex (the store's sha1), so `hash_prefix` turns a key back into a look-up; else a digest."""
+    try:
+        raw = bytes.fromhex(content_hash)
+    except ValueError:
+        raw = b""
+    if len(raw) >= KEY_BYTES:
+        return raw[:KEY_BYTES]
     return hashlib.blake2b(content_hash.encode(), digest_size=KEY_BYTES).digest()
+
+
+def hash_prefix(key: bytes) -> str:
+    """The hex prefix of the content hashes that have this key (see key_of)."""
+    return key.hex()
 
 
 def file_for(index_dir: Path, backend: str, model: str, dimension: int) -> Path:

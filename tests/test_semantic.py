@@ -45,7 +45,7 @@ def test_the_indexer_embeds_and_search_finds_by_meaning(make_repo) -> None:
     store = Store.open(make_repo(FILES))
     indexer.update(store)
     assert len(stored(store).keys) == len(FUNCTIONS)  # one chunk per function
-    assert (store.index_dir / "vectors-v1-embedded-subtoken-simhash-v1-1024.npy").is_file()
+    assert (store.index_dir / "vectors-v2-embedded-subtoken-simhash-v1-1024.npy").is_file()
     best, *rest = ask(store, "read the configuration file", limit=3)
     assert (best.path, best.symbol, best.line_start, best.line_end, best.modality) == (
         "app/parse_config.py", "app.parse_config.parse_config", 1, 3, "semantic")
@@ -176,7 +176,7 @@ def test_switching_backend_re_embeds_into_its_own_file(make_repo, monkeypatch) -
         seen: list[tuple[int, int]] = []
         assert semantic.refresh(store, lambda d, t: seen.append((d, t)), config=config) == 12
         assert seen == [(12, 12)]
-    voyage_file = store.index_dir / "vectors-v1-voyage-voyage-code-3-1024.npy"
+    voyage_file = store.index_dir / "vectors-v2-voyage-voyage-code-3-1024.npy"
     assert voyage_file.is_file() and len(stored(store).keys) == 12  # embedded file untouched
     assert semantic.refresh(store) == 0  # back to embedded: its vectors are still there
 
@@ -186,7 +186,7 @@ def test_a_bounded_refresh_leaves_the_rest_to_the_next_runs(make_repo, monkeypat
     store = Store.open(make_repo(FILES))
     indexer.update(store)  # budget 1 s: all three batches of 5 fit
     assert len(stored(store).keys) == 12
-    store.index_dir.joinpath("vectors-v1-embedded-subtoken-simhash-v1-1024.npy").unlink()
+    store.index_dir.joinpath("vectors-v2-embedded-subtoken-simhash-v1-1024.npy").unlink()
     assert semantic.refresh(store, budget=0.0) == 5  # the first batch always runs
     monkeypatch.setattr(semantic, "SEARCH_SECONDS", 0.0)
     assert len(ask(store, "read the configuration file", limit=20)) == 10
@@ -197,7 +197,7 @@ def test_a_bounded_refresh_leaves_the_rest_to_the_next_runs(make_repo, monkeypat
 def test_a_damaged_vectors_file_is_rebuilt(make_repo) -> None:
     store = Store.open(make_repo(FILES))
     indexer.update(store)
-    path = store.index_dir / "vectors-v1-embedded-subtoken-simhash-v1-1024.npy"
+    path = store.index_dir / "vectors-v2-embedded-subtoken-simhash-v1-1024.npy"
     path.write_bytes(b"not a numpy file")
     assert semantic.refresh(store) == 12
     assert [p.name for p in store.index_dir.glob("vectors-*")] == [path.name]  # no temp left
@@ -264,3 +264,20 @@ def test_an_update_that_parsed_nothing_does_not_read_the_view(make_repo, monkeyp
     monkeypatch.undo()
     (best,) = ask(store, "log an error message", limit=1)
     assert best.path == "app/errors.py"
+
+
+def test_a_fully_embedded_view_is_searched_without_reading_every_chunk(make_repo, monkeypatch):
+    store = Store.open(make_repo(FILES))
+    indexer.update(store)
+    path = vectors.file_for(store.index_dir, *embedding.tag(hashembed.HashEmbedder()))
+    store.meta_set(semantic._complete_key(path), "")  # forget: the next search reads the view
+    slow = [(h.path, h.symbol, h.line_start) for h in ask(store, "read the configuration file")]
+    assert semantic._is_complete(store, path)  # ... and notes that every chunk has a vector
+
+    def no_view(*args, **kwargs):
+        raise AssertionError("the fast path must not read the whole view")
+
+    monkeypatch.setattr(semantic, "current_view", no_view)
+    monkeypatch.setattr(semantic, "_views", {})
+    fast = [(h.path, h.symbol, h.line_start) for h in ask(store, "read the configuration file")]
+    assert fast == slow and fast[0][1] == "app.parse_config.parse_config"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain
 
 from maguyva_guard import spec
@@ -31,7 +32,7 @@ from maguyva_guard.records import (
     Reference,
 )
 from maguyva_guard.resolve import ATTRIBUTE, CLASS_KINDS, Resolver
-from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.base import Retriever, SearchRequest
 
 MODULE_SYMBOL = "<module>"
 MEMBER_KINDS = frozenset({"method", "constant", "function"})  # what `obj.name` can read
@@ -99,7 +100,7 @@ class GraphRetriever:
         for level in range(1, depth + 1):
             nxt = []
             for t, via, weakest in frontier:
-                for ref, confidence in self.direct(t):
+                for ref, confidence in self.direct(t, attributes=level == 1):
                     conf = max(confidence, weakest, key=WEAKEST.__getitem__)
                     edge = Edge(ref, t, conf, level, via)
                     edges.append(edge)
@@ -111,8 +112,12 @@ class GraphRetriever:
             frontier = nxt
         return edges
 
-    def direct(self, target: Definition) -> Iterator[tuple[Reference, str]]:
-        """References that resolve to `target`, with the confidence of each."""
+    def direct(
+        self, target: Definition, attributes: bool = True
+    ) -> Iterator[tuple[Reference, str]]:
+        """References that resolve to `target`, with the confidence of each. `attributes`
+        also scans the text for `obj.name` reads (the changed symbol itself, not the
+        callers found on the way out: that scan costs a text search each)."""
         names = {target.name}
         constructor_of = None
         if target.name in CONSTRUCTORS and target.parent:
@@ -125,7 +130,7 @@ class GraphRetriever:
             wanted.add((constructor_of.path, constructor_of.qualified_name))
         yield from self.stub_declarations(target)
         candidates = self.candidates(names)
-        if target.parent and target.kind in MEMBER_KINDS:
+        if attributes and target.parent and target.kind in MEMBER_KINDS:
             candidates = chain(candidates, self.attribute_uses(target))
         for ref in candidates:
             res = self.resolver.resolve(ref)
@@ -159,10 +164,8 @@ class GraphRetriever:
         """`obj.name` without a call, which the index does not keep everywhere (a property
         read, a bound method passed on): lines the text index finds, turned into references
         to resolve like any other. Lines the index already has a reference for are skipped."""
-        from maguyva_guard.retrievers.text import TextRetriever
-
         name = target.name
-        hits = TextRetriever(self.store).search(  # type: ignore[arg-type]
+        hits = self.text.search(
             SearchRequest(query=name, intent=spec.EXACT_MATCH, terms=(name,),
                           limit=ATTRIBUTE_SCAN_LIMIT))
         pattern = re.compile(rf"([A-Za-z_][\w.]*(?:\(\))?)\.{re.escape(name)}\b(?!\s*\()")
@@ -181,6 +184,12 @@ class GraphRetriever:
             for m in pattern.finditer(text):
                 scope = hit.symbol if hit.symbol != MODULE_SYMBOL else ""
                 yield Reference(hit.path, name, ATTRIBUTE, hit.line_start, scope, m.group(1))
+
+    @cached_property
+    def text(self) -> Retriever:
+        from maguyva_guard.retrievers.text import TextRetriever
+
+        return TextRetriever(self.store)  # type: ignore[arg-type]
 
     def definition_of(self, ref: Reference) -> Definition | None:
         if not ref.scope:

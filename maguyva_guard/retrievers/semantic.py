@@ -108,9 +108,15 @@ def refresh(store: Store, progress: Progress | None = None, *, config: Any = Non
         # embedded by the next search.
         return 0
     try:
-        return _fill(store, backend, current_view(store, places=False), budget, progress)
+        view = current_view(store, places=False)
+        done = _fill(store, backend, view, budget, progress)
+        _mark_complete(store, path, view, backend.dimension)
+        return done
     except SemanticUnavailable as exc:
         embedding.warn_once(f"semantic search unavailable: {exc.reason}")
+        return 0
+    except OSError as exc:  # a full disk: the vectors saved so far stay, the rest wait
+        embedding.warn_once(f"semantic vectors not saved: {exc.strerror or exc}")
         return 0
 
 
@@ -187,8 +193,10 @@ class SemanticRetriever:
             raise
 
     def _search(self, backend: embedding.Backend, request: SearchRequest) -> list[Hit]:
-        view = _cached_view(self.store)
         path = vectors.file_for(self.store.index_dir, *embedding.tag(backend))
+        if _is_complete(self.store, path):
+            return self._search_complete(backend, request, path)
+        view = _cached_view(self.store)
         stored, candidates, found = _searchable(self.store, backend, view, path)
         if found < len(view.places):
             embedding.warn_once(
@@ -196,9 +204,70 @@ class SemanticRetriever:
                 "embedded so far (the rest follow on the next runs)")
         if stored is None or not found:
             return []
-        as_code = request.intent == spec.FIND_SIMILAR  # code is embedded like the chunks
-        query = backend.embed([request.query], embedding.DOCUMENT if as_code else embedding.QUERY)
+        _mark_complete(self.store, path, view, backend.dimension)
+        query = _embed_query(backend, request)
         return _hits(stored, query[0], candidates, view, request, backend.dimension)
+
+    def _search_complete(self, backend: embedding.Backend, request: SearchRequest,
+                         path: Path) -> list[Hit]:
+        """Every chunk of the view has a vector: search them all and read the places of
+        the nearest only (a few SQL look-ups), not the whole view (~0.4 s on Django).
+        Vectors of chunks that left the view have no place and are passed over."""
+        with _lock:
+            stored, _ = _load(path, backend.dimension)
+        if stored is None or not len(stored.keys):
+            return []
+        query = _embed_query(backend, request)[0]
+        k = max(request.limit, 1) * 2
+        while True:
+            nearest = vectors.top_k(stored.bits, query, k, None)
+            hits = []
+            for row, distance in nearest:
+                score = 1.0 - distance / backend.dimension
+                for p in _places_of(self.store, stored.keys[row]):
+                    if p.path not in request.exclude_paths:
+                        hits.append(Hit(p.path, p.line_start, p.line_end,
+                                        p.symbol or MODULE_SYMBOL, score, spec.SEMANTIC))
+            if len(hits) >= request.limit or len(nearest) < k:
+                return hits[: request.limit]
+            k *= 2
+
+
+def _embed_query(backend: embedding.Backend, request: SearchRequest) -> Any:
+    as_code = request.intent == spec.FIND_SIMILAR  # code is embedded like the chunks
+    return backend.embed([request.query], embedding.DOCUMENT if as_code else embedding.QUERY)
+
+
+def _complete_key(path: Path) -> str:
+    return f"semantic_complete:{path.name}"
+
+
+def _mark_complete(store: Store, path: Path, view: View, dimension: int) -> None:
+    """Remember that every chunk of this view has a vector in `path` (for the fast path)."""
+    with _lock:
+        _, rows = _load(path, dimension)
+    complete = bool(view.digests) and all(k in rows for k in view.digests)
+    digest = (store.meta_get("view_digest") or "") if complete else ""
+    if store.meta_get(_complete_key(path)) != digest:
+        store.meta_set(_complete_key(path), digest)
+
+
+def _is_complete(store: Store, path: Path) -> bool:
+    digest = store.meta_get("view_digest")
+    return bool(digest) and store.meta_get(_complete_key(path)) == digest and path.is_file()
+
+
+def _places_of(store: Store, key: bytes) -> list[Place]:
+    """Where the chunks whose content hash starts with this key sit in the current view."""
+    from maguyva_guard.store import module_prefix, qualify
+
+    prefix = vectors.hash_prefix(key)
+    rows = store.conn.execute(
+        "SELECT f.path, f.language, c.symbol, c.line_start, c.line_end FROM chunks c"
+        " JOIN files f ON f.blob_id = c.blob WHERE c.hash >= ? AND c.hash < ?",
+        (prefix, prefix + "g"),
+    )
+    return [Place(p, qualify(module_prefix(p, lang), sym), a, b) for p, lang, sym, a, b in rows]
 
 
 _searchables: dict[tuple[int, Path], tuple[Any, Any, Any, int]] = {}

@@ -86,15 +86,13 @@ class TextRetriever:
     def __init__(self, store: TextStore) -> None:
         check_fts5(store.conn)  # a clear failure reason, before any query runs
         self.store = store
+        self._memo: tuple[Any, dict[str, Any], dict[str, list[str]]] | None = None
 
     def search(self, request: SearchRequest) -> list[Hit]:
         terms = request_terms(request)
         if not terms or request.limit <= 0:
             return []
-        view = {p: i for p, i in self.store.files().items() if p not in request.exclude_paths}
-        paths_of: dict[str, list[str]] = {}
-        for path in sorted(view, key=lambda p: (_category_rank(view[p].category), p)):
-            paths_of.setdefault(view[path].blob, []).append(path)
+        view, paths_of = self._view(request.exclude_paths)
         found: dict[tuple[str, int], _Line] = {}
         # One term: a file's lines past its MAX_HITS_PER_FILE best-possible ones cannot rank,
         # so stop reading its matches there ("self" has 28k lines on Django).
@@ -108,6 +106,20 @@ class TextRetriever:
             for blob, text in texts.items():
                 self._collect(term, text, paths_of[blob], view, found, stop)
         return self._ranked(found, len(terms), request.limit)
+
+    def _view(self, exclude: frozenset[str]) -> tuple[dict[str, Any], dict[str, list[str]]]:
+        """The view's files and, per blob, its paths (source first): computed once per view
+        and reused while it lasts (the guard searches once per symbol and caller)."""
+        files = self.store.files()
+        if exclude or self._memo is None or self._memo[0] is not files:
+            view = {p: i for p, i in files.items() if p not in exclude}
+            paths_of: dict[str, list[str]] = {}
+            for path in sorted(view, key=lambda p: (_category_rank(view[p].category), p)):
+                paths_of.setdefault(view[path].blob, []).append(path)
+            if exclude:
+                return view, paths_of
+            self._memo = (files, view, paths_of)
+        return self._memo[1], self._memo[2]
 
     def _scan(self, term: Term, paths_of: dict[str, list[str]], view: Mapping[str, Any],
               found: dict[tuple[str, int], _Line], stop: int) -> None:
