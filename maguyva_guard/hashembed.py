@@ -13,6 +13,7 @@ is the sign of the weighted sum. bench/semantic.py measured every choice here (R
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -83,6 +84,26 @@ class HashEmbedder:
             if ids:
                 out[i] = _simhash(matrix, ids, counts, on_header)
         return out
+
+    def embed_one(self, text: str) -> bytes:
+        """One text's packed sign bits in plain Python (no numpy: the hook's query path).
+
+        The same SimHash as `embed`, summed in double rather than single precision; a sum
+        that lands within rounding of the threshold may flip a bit, which moves a query by
+        a bit or two and leaves stored vectors untouched."""
+        counts, header = features(text)
+        weights = [(1.0 + math.log(n)) * (HEADER_WEIGHT if f in header else 1.0)
+                   for f, n in counts.items()]
+        half = sum(weights) / 2.0
+        width = self.dimension
+        acc = [0.0] * width
+        for feature, w in zip(counts, weights, strict=True):
+            row = int.from_bytes(hashlib.shake_128(feature.encode()).digest(self._nbytes), "big")
+            for i, bit in enumerate(format(row, f"0{width}b")):
+                if bit == "1":
+                    acc[i] += w
+        packed = int("".join("1" if a > half else "0" for a in acc), 2) if counts else 0
+        return packed.to_bytes(self._nbytes, "big")
 
     def _feature_ids(self, text: str) -> tuple[list[int], list[int], list[bool]]:
         """(feature ids, their counts, which are on the header line) for one text."""

@@ -119,6 +119,55 @@ def hamming(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
     return out
 
 
+NPY_MAGIC: Final = b"\x93NUMPY"
+
+
+def top_k_file(path: Path, query: bytes, k: int) -> tuple[list[bytes], list[tuple[int, int]]]:
+    """(keys of the k nearest records, [(row, distance)] nearest first, ties by row) read
+    straight from the .npy file with Python integers, without importing numpy: importing it
+    costs ~0.2 s, most of a pre-commit hook's budget, while XOR and popcount over 45k
+    1024-bit integers take ~30 ms. ([], []) when the file is missing or of another shape."""
+    import heapq
+
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return [], []
+    record = _record_size(data, len(query))
+    if record is None:
+        return [], []
+    start, q = record[1], int.from_bytes(query, "big")
+    size = record[0]
+    count = (len(data) - start) // size
+    dist = (
+        (q ^ int.from_bytes(data[o + KEY_BYTES : o + size], "big")).bit_count()
+        for o in range(start, start + count * size, size)
+    )
+    nearest = heapq.nsmallest(k, zip(dist, range(count), strict=True))
+    keys = [data[start + row * size : start + row * size + KEY_BYTES] for _, row in nearest]
+    return keys, [(row, d) for d, row in nearest]
+
+
+def _record_size(data: bytes, nbytes: int) -> tuple[int, int] | None:
+    """(record size, data offset) of a vectors file whose records hold `nbytes` bits."""
+    import ast
+
+    if not data.startswith(NPY_MAGIC) or len(data) < 10:
+        return None
+    major = data[6]
+    width = 2 if major == 1 else 4
+    length = int.from_bytes(data[8 : 8 + width], "little")
+    offset = 8 + width + length
+    try:
+        header = ast.literal_eval(data[8 + width : offset].decode("latin-1"))
+    except (ValueError, SyntaxError):
+        return None
+    expected = [("key", f"|V{KEY_BYTES}"), ("bits", "|u1", (nbytes,))]
+    if header.get("descr") != expected or header.get("fortran_order"):
+        return None
+    return KEY_BYTES + nbytes, offset
+
+
 def top_k(matrix: np.ndarray, query: np.ndarray, k: int,
           candidates: np.ndarray | None = None) -> list[tuple[int, int]]:
     """The k nearest rows as (row, distance), nearest first; ties by row (deterministic).

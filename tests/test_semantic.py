@@ -281,3 +281,27 @@ def test_a_fully_embedded_view_is_searched_without_reading_every_chunk(make_repo
     monkeypatch.setattr(semantic, "_views", {})
     fast = [(h.path, h.symbol, h.line_start) for h in ask(store, "read the configuration file")]
     assert fast == slow and fast[0][1] == "app.parse_config.parse_config"
+
+
+@pytest.mark.parametrize("text", [
+    "read the configuration file",
+    "who calls get_random_string",
+    "def parse_config(path):\n    return open(path).read()\n",
+    "",
+])
+def test_the_numpy_free_query_path_gives_the_same_bits(text):
+    embedder = hashembed.HashEmbedder()
+    assert embedder.embed_one(text) == embedder.embed([text])[0].tobytes()
+
+
+def test_the_numpy_free_top_k_reads_the_file_like_numpy(make_repo):
+    store = Store.open(make_repo(FILES))
+    indexer.update(store)
+    backend = hashembed.HashEmbedder()
+    path = vectors.file_for(store.index_dir, *embedding.tag(backend))
+    loaded = stored(store)
+    query = backend.embed(["read the configuration file"])[0]
+    keys, nearest = vectors.top_k_file(path, query.tobytes(), 5)
+    assert nearest == vectors.top_k(loaded.bits, query, 5)
+    assert keys == [loaded.keys[row] for row, _ in nearest]
+    assert vectors.top_k_file(path, bytes(64), 5) == ([], [])  # another width: not read

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from maguyva_guard import embedding, spec, vectors
 from maguyva_guard.embedding import SemanticUnavailable
+from maguyva_guard.hashembed import HashEmbedder
 from maguyva_guard.records import Hit
 from maguyva_guard.retrievers.base import SearchRequest
 
@@ -213,18 +214,29 @@ class SemanticRetriever:
         """Every chunk of the view has a vector: search them all and read the places of
         the nearest only (a few SQL look-ups), not the whole view (~0.4 s on Django).
         Vectors of chunks that left the view have no place and are passed over."""
-        with _lock:
-            stored, _ = _load(path, backend.dimension)
-        if stored is None or not len(stored.keys):
-            return []
-        query = _embed_query(backend, request)[0]
+        if isinstance(backend, HashEmbedder):
+            query_bits = backend.embed_one(request.query)  # no numpy on the hook's path
+
+            def nearest_of(k: int) -> tuple[list[bytes], list[tuple[int, int]]]:
+                return vectors.top_k_file(path, query_bits, k)
+        else:
+            with _lock:
+                stored, _ = _load(path, backend.dimension)
+            if stored is None or not len(stored.keys):
+                return []
+            query = _embed_query(backend, request)[0]
+
+            def nearest_of(k: int) -> tuple[list[bytes], list[tuple[int, int]]]:
+                found = vectors.top_k(stored.bits, query, k, None)
+                return [stored.keys[row] for row, _ in found], found
+
         k = max(request.limit, 1) * 2
         while True:
-            nearest = vectors.top_k(stored.bits, query, k, None)
+            keys, nearest = nearest_of(k)
             hits = []
-            for row, distance in nearest:
+            for key, (_, distance) in zip(keys, nearest, strict=True):
                 score = 1.0 - distance / backend.dimension
-                for p in _places_of(self.store, stored.keys[row]):
+                for p in _places_of(self.store, key):
                     if p.path not in request.exclude_paths:
                         hits.append(Hit(p.path, p.line_start, p.line_end,
                                         p.symbol or MODULE_SYMBOL, score, spec.SEMANTIC))
