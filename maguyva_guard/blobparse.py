@@ -56,7 +56,8 @@ def index_blobs(root: str, writer: StoreWriter, fresh: Mapping[str, tuple[str, i
         data, size, language = contents.get(oid, b""), max(sizes.get(oid, 0), 0), language_of(path)
         status = (classify.SKIPPED_BINARY if oid in by_name
                   else _status(path, data, size, language, max_size))
-        if oid in contents and status not in (classify.SKIPPED_BINARY, classify.SKIPPED_SIZE):
+        if oid in contents and status not in (classify.SKIPPED_BINARY, classify.SKIPPED_SIZE) \
+                and classify.text_indexed(path):
             out.texts.append((oid, data.decode("utf-8", "replace")))
         if status == classify.PARSED and language is not None:
             jobs.append((blob_id, data, language))

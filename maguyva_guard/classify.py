@@ -96,6 +96,21 @@ def looks_generated(data: bytes) -> bool:
     return _GENERATED_MARKER.search(head) is not None
 
 
+# Prose and translations: the text modality answers code questions (literals, error
+# strings, config keys), and these would cost most of its index (on Django, .po catalogues
+# and .txt/.rst docs are two thirds of the text) for no answer a reviewer asks of it.
+PROSE_EXTENSIONS: Final = frozenset(
+    {".po", ".pot", ".mo", ".rst", ".md", ".markdown", ".txt", ".adoc", ".tex", ".svg",
+     ".csv", ".tsv", ".map", ".lock"})
+
+
+def text_indexed(path: str) -> bool:
+    """Whether a file's text goes into the trigram index (code, configuration, templates)."""
+    name = path.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    return dot <= 0 or name[dot:].lower() not in PROSE_EXTENSIONS
+
+
 def blob_status(data: bytes, size: int, language: str | None, max_size: int) -> str:
     """What the indexer does with a blob: parse it, or record why not."""
     if size > max_size:

@@ -314,3 +314,21 @@ def test_end_to_end_through_the_real_indexer(make_repo):
         assert [h.line_start for h in TextRetriever(store).search(
             SearchRequest(query="x", intent="exact_match", terms=("EHOSTDOWN3",)))] == [9, 5]
         assert read_texts(store.conn, [first]) == {}  # drop_blobs ran for the dead blob
+
+
+def test_the_real_index_keeps_code_and_config_text_but_not_prose(make_repo):
+    from maguyva_guard import indexer
+    from maguyva_guard.store import Store
+
+    token = "retry-budget-exceeded"
+    repo = make_repo({
+        "app/errors.py": f"MESSAGE = '{token}'\n",
+        "deploy/config.yaml": f"alert: {token}\n",
+        "docs/errors.rst": f"The {token} error means...\n",
+        "locale/fr/django.po": f'msgid "{token}"\n',
+    })
+    with Store.open(repo) as store:
+        indexer.update(store)
+        hits = TextRetriever(store).search(
+            SearchRequest(query=token, intent="exact_match", terms=(token,), limit=10))
+    assert sorted(h.path for h in hits) == ["app/errors.py", "deploy/config.yaml"]
