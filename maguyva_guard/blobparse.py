@@ -23,6 +23,7 @@ Texts = list[tuple[str, str]]  # (oid, decoded text) for the text retriever
 PARALLEL_MIN_BLOBS = 200  # below this, starting workers costs more than it saves
 PARALLEL_BATCH = 16  # blobs per task sent to a worker
 WRITE_BATCH = 64  # parsed blobs whose rows go to SQLite in one executemany
+PARENT_POLL_SECONDS = 0.5  # how soon a worker notices that its parent was killed
 
 
 @dataclass
@@ -116,7 +117,8 @@ def parse_all(jobs: list[Job], progress: Progress | None,
     batches = [jobs[i::count] for i in range(count)]
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     done = 0
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                             initializer=watch_parent, initargs=(os.getpid(),)) as pool:
         futures = [pool.submit(parse_batch, b) for b in batches]
         if meanwhile:
             meanwhile()
@@ -126,6 +128,21 @@ def parse_all(jobs: list[Job], progress: Progress | None,
             done += len(results)
             if progress:
                 progress(done, total)
+
+
+def watch_parent(parent: int) -> None:
+    """In each worker: exit once the parent is gone. A parent killed with SIGKILL (a hook
+    stopped hard) cannot shut its pool down; its workers would wait for jobs forever,
+    holding the hook's output pipes open, so whoever ran the hook would hang too."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def parse_batch(jobs: list[Job]) -> list[tuple[int, BlobRows | None]]:
