@@ -6,8 +6,10 @@ module shows as one line on stderr with exit code 2 (CONTRACT.md).
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from typing import Any, TypeVar
 
@@ -54,8 +56,55 @@ repo_option = click.option(
 )
 
 
+EXIT_INTERNAL = 3
+DEBUG_VARIABLE = "MAGUYVA_GUARD_DEBUG"  # =1: let an internal error show its traceback
+# Secrets a message must never show, even an internal error's (values read at that time).
+_SECRET_VARIABLES = ("VOYAGE_API_KEY", "GITHUB_TOKEN")
+
+
+class InternalError(click.ClickException):
+    """An exception nobody expected: one line and exit code 3 instead of a traceback."""
+
+    exit_code = EXIT_INTERNAL
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"maguyva-guard: internal error: {self.format_message()} (please report it;"
+                   f" {DEBUG_VARIABLE}=1 shows the traceback)", err=True)
+
+
+@contextmanager
+def _one_line() -> Iterator[None]:
+    """click's usage errors (an unknown flag, a bad value) as one line with exit code 2, and
+    any unexpected exception as one line with exit code 3 (CONTRACT.md: no tracebacks)."""
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise  # no arguments at all: click shows the help, which is what was asked
+    except click.UsageError as exc:
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+        raise UsageError(" ".join(exc.format_message().split()) + hint) from None
+    except (click.ClickException, click.exceptions.Exit, click.Abort):
+        raise
+    except Exception as exc:
+        if os.environ.get(DEBUG_VARIABLE) == "1":
+            raise
+        message = " ".join(f"{type(exc).__name__}: {exc}".split())
+        for name in _SECRET_VARIABLES:
+            secret = os.environ.get(name, "").strip()
+            message = message.replace(secret, "***") if secret else message
+        raise InternalError(message) from None
+
+
 class Group(click.Group):
-    """Usage errors of click itself also exit 2 with one line (click does exit 2 for them)."""
+    """Usage errors of click itself exit 2 with one line, like ours; see _one_line."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        with _one_line():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _one_line():
+            return super().invoke(ctx)
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})

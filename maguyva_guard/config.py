@@ -177,7 +177,12 @@ _SEMANTIC_KEYS: Final = tuple(f.name for f in fields(SemanticConfig))
 
 
 def _read(path: Path) -> str:
+    """The text of a settings file at the repository root (`path.parent`). A link that
+    leads out of the repository is refused: a cloned repository must not make us read, and
+    echo in an error, a file of the machine."""
     try:
+        if not path.resolve().is_relative_to(path.parent.resolve()):
+            raise FatalError(f"{path.name} links to outside the repository; not reading it")
         return path.read_bytes().decode("utf-8-sig")
     except OSError as exc:
         raise FatalError(f"cannot read {path.name}: {exc.strerror}") from None
