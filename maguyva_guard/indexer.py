@@ -106,6 +106,11 @@ def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
     old = store.files()
     writer = store.writer()
     fresh = _new_blobs(writer, old, entries)
+    # What changed, for the semantic refresh: it embeds the chunks of these blobs only,
+    # when the previous view was fully embedded (instead of reading the whole view).
+    store.previous_view_digest = store.meta_get("view_digest")
+    store.changed_blobs = [e.blob for p, e in entries.items()
+                           if p not in old or old[p].blob != e.blob]
     with store.transaction():
         with writer.bulk():
             outcome = blobparse.index_blobs(

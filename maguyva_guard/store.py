@@ -112,6 +112,8 @@ class Store:
         self.conn = conn
         self.parse_count = 0  # blobs parsed by the last indexer.update (tests assert it)
         self._files_cache: tuple[str, dict[str, FileInfo]] | None = None
+        self.previous_view_digest: str | None = None  # set by indexer.update, for refresh
+        self.changed_blobs: list[str] | None = None  # blobs at paths the update changed
         self._lock = storefile.IndexLock(index_dir / "lock")
         self._reader: git.BlobReader | None = None
         self._reader_lock = threading.Lock()  # retrievers run in threads and share the store

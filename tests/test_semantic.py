@@ -305,3 +305,21 @@ def test_the_numpy_free_top_k_reads_the_file_like_numpy(make_repo):
     assert nearest == vectors.top_k(loaded.bits, query, 5)
     assert keys == [loaded.keys[row] for row, _ in nearest]
     assert vectors.top_k_file(path, bytes(64), 5) == ([], [])  # another width: not read
+
+
+def test_a_one_file_update_embeds_its_chunks_without_reading_the_view(make_repo, monkeypatch):
+    repo = make_repo(FILES)
+    store = Store.open(repo)
+    indexer.update(store)
+    path = vectors.file_for(store.index_dir, *embedding.tag(hashembed.HashEmbedder()))
+    assert semantic._is_complete(store, path)
+
+    def no_view(*args, **kwargs):
+        raise AssertionError("an incremental refresh must not read the whole view")
+
+    monkeypatch.setattr(semantic, "current_view", no_view)
+    (repo / "app" / "extra.py").write_text("def brand_new_helper(x):\n    return x * 2\n")
+    git(repo, "add", "app/extra.py")
+    indexer.update(store)
+    assert semantic._is_complete(store, path)  # the new chunk has its vector
+    assert len(stored(store).keys) == len(FUNCTIONS) + 1
