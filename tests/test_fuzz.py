@@ -1,0 +1,242 @@
+"""Property-based tests (hypothesis): random source files in every supported language, and
+random edits of them, never crash the indexer or the change mapper, and every span they
+report lies inside its file.
+
+Files are built from grammar-ish fragments of each language (definitions, nested and
+broken ones, calls, imports, comments, strings) mixed with garbage: bytes that are not
+UTF-8, NUL bytes, lone CR, form feeds, Unicode line separators, tabs, very long lines. Spans
+are 1-based lines; a file of n newline-terminated lines has lines 1..n (git's count).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import GIT_ENV
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from maguyva_guard import changes, git, impact, indexer, symbols
+from maguyva_guard.records import REMOVED
+from maguyva_guard.store import Store
+
+EXTENSIONS = {"python": "py", "javascript": "js", "typescript": "ts", "tsx": "tsx", "go": "go",
+              "rust": "rs", "java": "java"}
+LANGUAGES = tuple(EXTENSIONS)
+
+# Per language: fragments with {n} (a name) and {m} (another name).
+FRAGMENTS: dict[str, tuple[str, ...]] = {
+    "python": (
+        "def {n}(a, b=1):\n    return {m}(a)\n", "class {n}({m}):\n    def {m}(self):\n"
+        "        return self.{n}()\n", "import {n}\n", "from {n} import {m} as x\n",
+        "@{m}\ndef {n}():\n    pass\n", "{n} = {m}()\n", "async def {n}(*a, **k):\n"
+        "    await {m}()\n", "    def {n}(:\n", "class {n}:\n    '''doc'''\n    x: {m} = 1\n",
+        "if {n}:\n    {m}.{n}()\n", "def {n}(\n", "lambda: {m}(\n", "'''unclosed {n}\n",
+    ),
+    "javascript": (
+        "function {n}(a, b) {{ return {m}(a); }}\n", "class {n} extends {m} {{ {m}() {{ "
+        "return this.{n}(); }} }}\n", "import {{ {n} }} from './{m}';\n", "const {n} = "
+        "require('{m}');\n", "export default function {n}() {{}}\n", "const {n} = () => "
+        "{m}();\n", "function {n}( {{\n", "}}\n", "/* {n}\n", "`${{{m}}}`\n",
+    ),
+    "typescript": (
+        "function {n}(a: number): {m} {{ return {m}(a); }}\n", "interface {n} {{ {m}: string; "
+        "}}\n", "type {n} = {m} | null;\n", "export class {n} implements {m} {{ private "
+        "{m}(): void {{}} }}\n", "import type {{ {n} }} from '{m}';\n", "enum {n} {{ A, B }}\n",
+        "declare module '{n}' {{ export function {m}(): void; }}\n", "function {n}<T(\n",
+        "@{m}() class {n} {{}}\n",
+    ),
+    "tsx": (
+        "export function {n}() {{ return <div onClick={{{m}}}>{{{m}()}}</div>; }}\n",
+        "const {n} = () => <{m} />;\n", "function {n}(props: {m}) {{ return <a>{{props.x}}"
+        "</a>; }}\n", "<div>\n", "class {n} extends React.Component {{ render() {{ return "
+        "<{m}/>; }} }}\n",
+    ),
+    "go": (
+        "package {n}\n", "import \"{m}\"\n", "func {n}(a int) int {{ return {m}(a) }}\n",
+        "type {n} struct {{ {m} int }}\n", "func (r *{n}) {m}() {{ r.{n}() }}\n", "const {n} = "
+        "1\n", "type {n} interface {{ {m}() }}\n", "func {n}( {{\n", "var {n} = {m}.New()\n",
+    ),
+    "rust": (
+        "fn {n}(a: i32) -> i32 {{ {m}(a) }}\n", "struct {n} {{ {m}: u8 }}\n", "impl {n} {{ "
+        "pub fn {m}(&self) {{ Self::{n}(); }} }}\n", "use crate::{n}::{m};\n", "trait {n} {{ "
+        "fn {m}(&self); }}\n", "#[derive(Debug)]\nenum {n} {{ A, B }}\n", "mod {n} {{ fn {m}() "
+        "{{}} }}\n", "fn {n}( {{\n", "macro_rules! {n} {{ () => {{}} }}\n",
+    ),
+    "java": (
+        "package {n};\n", "import {n}.{m};\n", "class {n} extends {m} {{ void {m}() {{ "
+        "{n}(); }} }}\n", "interface {n} {{ int {m}(); }}\n", "public class {n} {{ "
+        "@Override public String {m}(int a) {{ return this.{m}(a); }} }}\n", "enum {n} "
+        "{{ A, B }}\n", "class {n} {{ void {m}( {{\n", "record {n}(int {m}) {{}}\n",
+    ),
+}
+GARBAGE = (b"\xff\xfe\x80", b"\x00", b"\r", b"\x0c", "\u2028".encode(), "\u0085".encode(),
+           b"\t\t", b"\\", b"\"", b"'", b"{", b"}", b"(", b")", "é😀".encode(),
+           b"\xed\xa0\x80", b"x" * 5000, b"\n" * 3, b"\r\n")
+
+names = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,11}", fullmatch=True)
+
+
+@st.composite
+def source_files(draw: st.DrawFn, language: str) -> bytes:
+    """A file of `language`: fragments with random names, and now and then garbage."""
+    parts: list[bytes] = []
+    for _ in range(draw(st.integers(0, 12))):
+        if draw(st.integers(0, 4)) == 0:
+            parts.append(draw(st.sampled_from(GARBAGE)))
+        else:
+            fragment = draw(st.sampled_from(FRAGMENTS[language]))
+            parts.append(fragment.format(n=draw(names), m=draw(names)).encode())
+    if draw(st.booleans()):
+        parts.append(draw(st.binary(max_size=40)))
+    return b"".join(parts)
+
+
+def line_count(data: bytes) -> int:
+    """Lines as git and tree-sitter count them: newline-terminated, plus an unterminated tail."""
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def assert_inside(start: int, end: int, lines: int, what: object) -> None:
+    assert 1 <= start <= end <= max(lines, 1), (start, end, lines, what)
+
+
+# --- The extractor -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@settings(max_examples=100, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_extraction_never_crashes_and_spans_lie_inside_the_file(language, data):
+    source = data.draw(source_files(language))
+    found = symbols.extract(source, language)
+    lines = line_count(source)
+    for d in found.definitions:
+        assert_inside(d.line_start, d.line_end, lines, d)
+    for r in found.references:
+        assert_inside(r.line, r.line, lines, r)
+    for c in found.chunks:
+        assert_inside(c.line_start, c.line_end, lines, c)
+
+
+# --- The change mapper and the guard on a real repository -----------------------------------
+
+
+class Repo:
+    """One repository for every example: each example writes its two sides as commits with
+    git's plumbing (no working tree, no index), then maps and checks the diff between them."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        root.mkdir(parents=True)
+        self._git("init", "-q", "-b", "main")
+        self.store = Store.open(root)
+
+    def _git(self, *args: str, stdin: bytes | None = None) -> str:
+        env = {**os.environ, **GIT_ENV}
+        proc = subprocess.run(["git", "-C", str(self.root), *args], input=stdin, env=env,
+                              capture_output=True, check=True)
+        return proc.stdout.decode().strip()
+
+    def commit(self, files: dict[str, bytes], parent: str | None = None) -> str:
+        entries = []
+        for path, data in sorted(files.items()):
+            blob = self._git("hash-object", "-w", "--stdin", stdin=data)
+            entries.append(f"100644 blob {blob}\t{path}")
+        tree = self._mktree(entries)
+        args = ["commit-tree", tree, "-m", "x"] + (["-p", parent] if parent else [])
+        return self._git(*args)
+
+    def _mktree(self, entries: list[str]) -> str:
+        """Nested trees: mktree takes one level at a time."""
+        top: list[str] = []
+        nested: dict[str, list[str]] = {}
+        for entry in entries:
+            meta, path = entry.split("\t", 1)
+            head, sep, rest = path.partition("/")
+            if sep:
+                nested.setdefault(head, []).append(f"{meta}\t{rest}")
+            else:
+                top.append(entry)
+        for folder, inner in nested.items():
+            top.append(f"040000 tree {self._mktree(inner)}\t{folder}")
+        return self._git("mktree", stdin="".join(f"{e}\n" for e in top).encode())
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> Repo:
+    return Repo(tmp_path_factory.mktemp("fuzz") / "repo")
+
+
+@st.composite
+def edits(draw: st.DrawFn) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """Two sides of a diff: a few files of any languages, then some changed, added,
+    removed or renamed (a line inserted, deleted or replaced; a fresh file)."""
+    old: dict[str, bytes] = {}
+    for i in range(draw(st.integers(1, 4))):
+        language = draw(st.sampled_from(LANGUAGES))
+        old[f"src/m{i}.{EXTENSIONS[language]}"] = draw(source_files(language))
+    new = dict(old)
+    for path in list(old):
+        action = draw(st.sampled_from(["keep", "edit", "edit", "remove", "rename"]))
+        if action == "remove":
+            del new[path]
+        elif action == "rename":
+            new[path.replace("src/", "moved/")] = new.pop(path)
+        elif action == "edit":
+            lines = new[path].split(b"\n")
+            at = draw(st.integers(0, len(lines)))
+            language = next(k for k, v in EXTENSIONS.items() if path.endswith("." + v))
+            inserted = draw(source_files(language)).split(b"\n")
+            removed = draw(st.integers(0, 3))
+            new[path] = b"\n".join(lines[:at] + inserted + lines[at + removed:])
+    if draw(st.booleans()):
+        language = draw(st.sampled_from(LANGUAGES))
+        new[f"src/new.{EXTENSIONS[language]}"] = draw(source_files(language))
+    return old, new
+
+
+def _lines_of(side: dict[str, bytes], path: str) -> int:
+    return line_count(side[path])
+
+
+@settings(max_examples=30, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(sides=edits())
+def test_the_change_mapper_never_crashes_and_spans_lie_inside_the_file(repo, sides):
+    old, new = sides
+    base = repo.commit(old)
+    head = repo.commit(new, parent=base)
+    store = repo.store
+    change_set = changes.compute(str(repo.root), base, head,
+                                 lambda blob, path: store.symbols_for(blob, path),
+                                 git.read_blobs_for(repo.root))
+    for sym in change_set.changed:
+        side, path = (old, sym.old_path or sym.path) if sym.change == REMOVED else (new, sym.path)
+        assert path in side, sym
+        assert_inside(sym.line_start, sym.line_end, _lines_of(side, path), sym)
+    for side, defs in ((old, change_set.old_definitions), (new, change_set.new_definitions)):
+        for d in defs.values():
+            assert_inside(d.line_start, d.line_end, _lines_of(side, d.path), d)
+
+
+@settings(max_examples=8, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(sides=edits())
+def test_the_guard_never_crashes_and_affected_lines_lie_inside_their_files(repo, sides):
+    old, new = sides
+    base = repo.commit(old)
+    head = repo.commit(new, parent=base)
+    result = impact.check(str(repo.root), base=base, head=head)
+    for sym in result.changed_symbols:
+        side, path = (old, sym.old_path or sym.path) if sym.change == REMOVED else (new, sym.path)
+        assert_inside(sym.line_start, sym.line_end, _lines_of(side, path), sym)
+    for a in result.affected:  # callers at the head, or at the base for removed symbols
+        sides_with_path = [s for s in (new, old) if a.path in s]
+        assert sides_with_path, a
+        assert any(1 <= a.line <= line_count(s[a.path]) for s in sides_with_path), a
+    indexer.update_tree(repo.store, head)  # the indexer on the whole head tree, too
