@@ -132,7 +132,7 @@ def write(runs: list[ProjectRun], command: str, args: argparse.Namespace,
                                  "scores": {t: dataclasses.asdict(score(o))
                                             for t, o in r.outcomes.items()},
                                  "scenarios": _scenario_json(r)} for r in runs}}
-    (out / "compare.json").write_text(json.dumps(raw, indent=1))
+    (out / "compare.json").write_text(json.dumps(raw, separators=(",", ":")))  # ~1 MB
     for run in runs:
         (out / f"disagreements-{run.name}.md").write_text(
             tables.disagreements(run.name, _disagreement_rows(run)))

@@ -172,3 +172,18 @@ def test_scores_pool_callers_and_count_false_safe_and_crashes():
     assert s.file_precision == 0.5 and s.file_recall == pytest.approx(1 / 3)
     assert s.false_safe_rate == 0.5 and s.crash_rate == pytest.approx(1 / 3)
     assert s.median_seconds == 1.5 and s.peak_rss_mb == 20.0
+
+
+def test_measure_reports_the_tools_own_peak_memory_and_kills_on_timeout(tmp_path: Path):
+    from bench import measure
+
+    ballast = b"x" * (250 * 1024 * 1024)  # resident: the benchmark's size must not leak in
+    run = measure.run([sys.executable, "-c", "x = bytearray(60_000_000); print(len(x))"],
+                      tmp_path)
+    assert run.returncode == 0 and run.stdout.strip() == "60000000"
+    if measure.GNU_TIME.exists():
+        assert 55 < run.max_rss_mb < 200
+    assert measure.run(["false"], tmp_path).returncode == 1
+    slow = measure.run(["sleep", "5"], tmp_path, timeout=0.2)
+    assert slow.timed_out and slow.seconds < 2
+    del ballast
