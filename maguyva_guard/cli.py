@@ -127,12 +127,20 @@ class _TtyProgress:
     def __call__(self, done: int, total: int) -> None:
         if not sys.stderr.isatty():
             return
+        if self.bar is not None and self.bar.length != total:
+            self.finish()  # the next step (embedding after parsing) counts other things
         if self.bar is None:
             self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
             self.bar.__enter__()
         self.bar.update(done - self.done)
         self.done = done
         if done >= total:
+            self.finish()
+
+    def finish(self) -> None:
+        """End the bar, also one the core left short (a time-boxed step stops early), so that
+        what is printed next starts on a line of its own."""
+        if self.bar is not None:
             self.bar.__exit__(None, None, None)
             self.bar, self.done = None, 0
 
@@ -171,7 +179,11 @@ def query(text: str, repo: str, preset: str, limit: int, as_json: bool, explain:
     from maguyva_guard import ask
     from maguyva_guard import explain as explaining
 
-    response = ask.answer(repo, text, preset=preset, limit=limit, progress=_TtyProgress("parsing"))
+    progress = _TtyProgress("parsing")
+    try:
+        response = ask.answer(repo, text, preset=preset, limit=limit, progress=progress)
+    finally:
+        progress.finish()
     if as_json:
         click.echo(json.dumps(response, indent=2))
         return
@@ -209,11 +221,14 @@ def check(repo: str, staged: bool, base: str | None, head: str | None, from_env:
     if staged and (base or head or from_env):
         raise UsageError("--staged cannot be combined with --base, --head or --from-env")
     color = output is None and sys.stdout.isatty()
-    outcome = checking.run(
-        repo, base=base, head=head, from_env=from_env, preset=preset, depth=depth, fmt=fmt,
-        output=output, fail_on=fail_on, repo_url=repo_url, color=color,
-        progress=_TtyProgress("indexing"),
-    )
+    progress = _TtyProgress("indexing")
+    try:
+        outcome = checking.run(
+            repo, base=base, head=head, from_env=from_env, preset=preset, depth=depth, fmt=fmt,
+            output=output, fail_on=fail_on, repo_url=repo_url, color=color, progress=progress,
+        )
+    finally:
+        progress.finish()
     if output is None:
         click.echo(outcome.text, nl=False)
     sys.exit(outcome.exit_code)
