@@ -6,26 +6,12 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from test_engine import REPO as ENGINE_REPO
 
 from maguyva_guard.cli import main
 
-REPO = {
-    "pkg/__init__.py": "",
-    "pkg/config.py": (
-        "import os\n\n\n"
-        "def parse_config(path):\n"
-        '    """Read the configuration file."""\n'
-        "    if not os.path.exists(path):\n"
-        '        raise FileNotFoundError("ECONNREFUSED config missing")\n'
-        '    return {"path": path}\n'
-    ),
-    "pkg/cli.py": (
-        "from pkg.config import parse_config\n\n\n"
-        "def main():\n"
-        '    cfg = parse_config("app.toml")\n'
-        "    return cfg\n"
-    ),
-}
+# The engine tests' repository, without its vendored copy: one fixture, two suites.
+REPO = {path: text for path, text in ENGINE_REPO.items() if not path.startswith("vendor/")}
 
 
 def query(repo, *args: str):
