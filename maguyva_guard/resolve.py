@@ -137,6 +137,9 @@ class Resolver:
         self._scopes: dict[str, FileScope] = {}
         self._texts: dict[str, list[str]] = {}
         self._globals: dict[tuple[str, str], Entity | None] = {}
+        self._resolved: dict[Reference, Resolution] = {}
+        # method name -> (its definitions in classes, how many class hierarchies hold them)
+        self._members: dict[str, tuple[tuple[Definition, ...], int]] = {}
 
     # --- the view ------------------------------------------------------------------------
 
@@ -495,7 +498,14 @@ class Resolver:
     # --- references -------------------------------------------------------------------------
 
     def resolve(self, ref: Reference) -> Resolution:
-        """What a reference refers to in the repository, and how sure that is."""
+        """What a reference refers to in the repository, and how sure that is (memoised:
+        transitive impact asks about the same references again and again)."""
+        found = self._resolved.get(ref)
+        if found is None:
+            found = self._resolved[ref] = self._resolve(ref)
+        return found
+
+    def _resolve(self, ref: Reference) -> Resolution:
         if ref.kind == IMPORT:
             if ref.name == "*":
                 return UNRESOLVED
@@ -546,13 +556,16 @@ class Resolver:
 
     def by_name(self, ref: Reference) -> Resolution:
         """An attribute on a receiver of unknown type: every method of that name."""
-        candidates = tuple(
-            d for d in self.source.definitions(name=ref.name) if d.parent and _is_member(d)
-        )
+        if ref.name not in self._members:
+            members = tuple(
+                d for d in self.source.definitions(name=ref.name) if d.parent and _is_member(d)
+            )
+            hierarchies = len({self.hierarchy_root(d) for d in members})
+            self._members[ref.name] = (members, hierarchies)
+        candidates, hierarchies = self._members[ref.name]
         if not candidates:
             return UNRESOLVED
-        roots = {self.hierarchy_root(d) for d in candidates}
-        sure = len(roots) == 1 and ref.name not in COMMON_METHOD_NAMES
+        sure = hierarchies == 1 and ref.name not in COMMON_METHOD_NAMES
         sure = sure and ref.kind != ATTRIBUTE
         return Resolution(candidates, PROBABLE if sure else AMBIGUOUS)
 

@@ -106,7 +106,9 @@ class GraphRetriever:
                     edges.append(edge)
                     caller = self.definition_of(ref)
                     key = (ref.path, ref.scope)
-                    if caller is not None and key not in seen and ref.kind != IMPORT:
+                    # Follow resolved edges only: a name-only guess does not fan out further.
+                    if caller is not None and key not in seen and ref.kind != IMPORT \
+                            and conf != AMBIGUOUS:
                         seen.add(key)
                         nxt.append((caller, (*via, caller.qualified_name), conf))
             frontier = nxt
