@@ -75,14 +75,15 @@ def measure_size(ctx: Context, items: list[sampling.Sampled], runs: int,
     out = {}
     try:
         for tool, fn in tools.items():
-            timings, last = [], None
+            timings, peak, last = [], 0.0, None
             for _ in range(runs):
                 last, hits = fn(ctx, items)
                 timings.append(last.seconds)
+                peak = max(peak, last.max_rss_mb)
             ok = last.returncode in (0, 1)
             s = score([Outcome(truth, _callers(ctx, hits, targets), ok, 0.0, 0.0)])
             out[tool] = {"seconds": timings, "median": statistics.median(timings),
-                         "max_rss_mb": round(last.max_rss_mb), "ok": ok,
+                         "max_rss_mb": round(peak), "ok": ok,
                          "error": "" if ok else last.stderr.strip()[-300:],
                          "precision": s.caller_precision, "recall": s.caller_recall}
     finally:
