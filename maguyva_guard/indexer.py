@@ -54,7 +54,11 @@ def index_repo(path: str, rebuild: bool = False,
                progress: Progress | None = None) -> IndexStats:
     """`maguyva-guard index`: open (or rebuild) the repository's index and update it."""
     with Store.open(path, rebuild=rebuild) as store:
-        return update(store, progress=progress, embed_all=True)
+        stats = update(store, progress=progress, embed_all=True)
+        from maguyva_guard import centrality
+
+        centrality.refresh(store)  # so that the first hook run after `index` is warm
+        return stats
 
 
 def update(store: Store, view: View | None = None, *, label: str = STAGED,
