@@ -15,6 +15,7 @@ Changed lines outside every definition, and files without symbol support, become
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -124,10 +125,11 @@ def compute(
         if _is_binary(blobs.get(f.new_blob) or blobs.get(f.old_blob) or b""):
             continue
         fallbacks.extend(_fallbacks(old, new))
-        old_all = _by_local(old)
-        new_all = _by_local(new)
-        touched = {_local(d, old_all): d for d in old.innermost()}
-        touched_new = {_local(d, new_all): d for d in new.innermost()}
+        old_keys, new_keys = _keys(old), _keys(new)
+        old_all = {k: d for d, k in old_keys.items()}
+        new_all = {k: d for d, k in new_keys.items()}
+        touched = {old_keys[d]: d for d in old.innermost()}
+        touched_new = {new_keys[d]: d for d in new.innermost()}
         for key in dict.fromkeys([*touched, *touched_new]):
             o, n = old_all.get(key), new_all.get(key)
             if o is not None and n is not None:
@@ -176,10 +178,19 @@ def _is_binary(data: bytes) -> bool:
     return b"\0" in data[:8192]
 
 
-def _by_local(side: _Side) -> dict[str, Definition]:
-    defs = side.symbols.definitions if side.symbols else ()
+def _keys(side: _Side) -> dict[Definition, str]:
+    """Each definition's name inside its file ("Class.method"), whatever the file's module
+    name. Several definitions of one name (typing overloads, per-platform variants) get
+    "name#1", "name#2"... in line order, so each is matched with its own counterpart."""
+    defs = sorted(side.symbols.definitions if side.symbols else (), key=lambda d: d.line_start)
     by_qn = {d.qualified_name: d for d in defs}
-    return {_local(d, by_qn): d for d in defs}
+    seen: Counter[str] = Counter()
+    out: dict[Definition, str] = {}
+    for d in defs:
+        base = _local(d, by_qn)
+        out[d] = base if not seen[base] else f"{base}#{seen[base]}"
+        seen[base] += 1
+    return out
 
 
 def _local(d: Definition, by_qn: dict[str, Definition]) -> str:

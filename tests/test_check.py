@@ -253,3 +253,19 @@ def test_name_only_matches_stay_affected_when_nothing_resolved(make_repo):
     (entry,) = report["affected"]  # never "nothing affected" while candidates exist
     assert (entry["symbol"], entry["confidence"]) == ("app.jobs.run", "ambiguous")
     assert report["possible"] == [] and report["complete"] is False
+
+
+def test_renaming_the_implementation_behind_overloads_is_a_rename(make_repo):
+    repo = make_repo({
+        "app/__init__.py": "",
+        "app/deco.py": (
+            "import typing as t\n\n\n@t.overload\ndef command(name: str) -> int: ...\n\n\n"
+            "@t.overload\ndef command(name: None) -> int: ...\n\n\n"
+            "def command(name=None):\n    return 1\n"),
+        "app/use.py": "from app.deco import command\n\n\ndef run():\n    return command('x')\n",
+    })
+    edit(repo, "app/deco.py", "def command(name=None):", "def command_renamed(name=None):")
+    report = check_json(repo)
+    assert [(s["name"], s["change"]) for s in report["changed_symbols"]] == [
+        ("command_renamed", "renamed")]
+    assert ("app/use.py", "app.use.run") in callers(report)
