@@ -181,14 +181,14 @@ def callers_of(
 
 
 FALLBACK_HITS_PER_QUERY = 10  # a module-level edit's identifiers can be everywhere: keep the best
+FALLBACK_CAUSE = ":<module>"  # `because_of` of a fallback hit: "<path>:<module>"
 
 
 @dataclass
 class _Run:
-    """The mutable state of one check: what was found so far, and why it may be partial."""
+    """The mutable state of one check: the callers found so far."""
 
     affected: dict[tuple[str, str], Affected] = field(default_factory=dict)
-    incomplete: list[str] = field(default_factory=list)
 
     def add(self, found: dict[tuple[str, str], Affected]) -> None:
         for key, a in found.items():
@@ -329,20 +329,11 @@ def _fallback_hits(
                 found[key] = Affected(
                     path=r.path, symbol=r.symbol, line=r.line_start, kind=r.kind or "",
                     score=r.score, centrality=0.0, depth=1,
-                    because_of=(f"{fb.path}:<module>",), modalities=tuple(r.modalities),
+                    because_of=(fb.path + FALLBACK_CAUSE,), modalities=tuple(r.modalities),
                     fusion_strategy=response.fusion_strategy, confidence=AMBIGUOUS,
                     contributions=contributions_of(r),
                 )
     return found
-
-
-def _incomplete_reasons(run: _Run, change_set: changes.ChangeSet) -> list[str]:
-    reasons = list(dict.fromkeys(run.incomplete))
-    if change_set.fallbacks:
-        reasons.append(
-            f"{len(change_set.fallbacks)} change(s) outside any symbol were searched by text"
-        )
-    return reasons
 
 
 def _report(
@@ -361,7 +352,6 @@ def _report(
     ]
     everything.sort(key=lambda a: (-a.score, -a.centrality, a.depth, a.path, a.line))
     affected, possible = _split_possible(everything)
-    reasons = _incomplete_reasons(run, change_set)
     return report.ImpactReport(
         repo=".",
         base=revs.base,
@@ -374,8 +364,8 @@ def _report(
             index_seconds=round(index_seconds, 3),
             query_seconds=round(query_seconds, 3),
         ),
-        complete=not reasons,
-        incomplete_reasons=tuple(reasons),
+        # No reasons given: the report derives them (ambiguous callers, fallbacks, possible
+        # callers) and is complete exactly when there are none.
         repo_url=None,
         possible=tuple(possible),
     )
@@ -399,4 +389,4 @@ def _split_possible(everything: list[Affected]) -> tuple[list[Affected], list[Af
 
 
 def _graph_found(a: Affected) -> bool:
-    return spec.GRAPH in a.modalities and not any(b.endswith(":<module>") for b in a.because_of)
+    return spec.GRAPH in a.modalities and not any(b.endswith(FALLBACK_CAUSE) for b in a.because_of)

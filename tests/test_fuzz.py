@@ -204,6 +204,14 @@ def _lines_of(side: dict[str, bytes], path: str) -> int:
     return line_count(side[path])
 
 
+def assert_changed_spans_inside(changed, old: dict[str, bytes], new: dict[str, bytes]) -> None:
+    """Each changed symbol's span lies inside its file, on the side the symbol lives on."""
+    for sym in changed:
+        side, path = (old, sym.old_path or sym.path) if sym.change == REMOVED else (new, sym.path)
+        assert path in side, sym
+        assert_inside(sym.line_start, sym.line_end, _lines_of(side, path), sym)
+
+
 @settings(max_examples=30, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(sides=edits())
@@ -215,10 +223,7 @@ def test_the_change_mapper_never_crashes_and_spans_lie_inside_the_file(repo, sid
     change_set = changes.compute(str(repo.root), base, head,
                                  lambda blob, path: store.symbols_for(blob, path),
                                  git.read_blobs_for(repo.root))
-    for sym in change_set.changed:
-        side, path = (old, sym.old_path or sym.path) if sym.change == REMOVED else (new, sym.path)
-        assert path in side, sym
-        assert_inside(sym.line_start, sym.line_end, _lines_of(side, path), sym)
+    assert_changed_spans_inside(change_set.changed, old, new)
     for side, defs in ((old, change_set.old_definitions), (new, change_set.new_definitions)):
         for d in defs.values():
             assert_inside(d.line_start, d.line_end, _lines_of(side, d.path), d)
@@ -232,9 +237,7 @@ def test_the_guard_never_crashes_and_affected_lines_lie_inside_their_files(repo,
     base = repo.commit(old)
     head = repo.commit(new, parent=base)
     result = impact.check(str(repo.root), base=base, head=head)
-    for sym in result.changed_symbols:
-        side, path = (old, sym.old_path or sym.path) if sym.change == REMOVED else (new, sym.path)
-        assert_inside(sym.line_start, sym.line_end, _lines_of(side, path), sym)
+    assert_changed_spans_inside(result.changed_symbols, old, new)
     for a in result.affected:  # callers at the head, or at the base for removed symbols
         sides_with_path = [s for s in (new, old) if a.path in s]
         assert sides_with_path, a
