@@ -16,7 +16,7 @@ from maguyva_guard.store import Store
 def answer(repo: str, text: str, preset: str = spec.DEFAULT, limit: int = 10,
            progress: indexer.Progress | None = None) -> dict[str, Any]:
     """CONTRACT.md `query --json`: {"query", "intent", ..., "results": [...]}."""
-    with Store.open(repo) as store:
+    with Store.open(repo, exclusive=True) as store:
         indexer.update(store, progress=progress)
         settings = config.load_config(store.root)
         response = engine.search(store, text, preset=preset, limit=limit,

@@ -228,7 +228,7 @@ def check(
     revs = revisions(repo, base, head)
     run = _Run()
     sizes = {} if max_file_size is None else {"max_size": max_file_size}
-    with Store.open(repo) as store:
+    with Store.open(repo, exclusive=True) as store:
         t0 = time.perf_counter()
         if revs.head is None:
             indexer.update(store, progress=progress, **sizes)

@@ -53,7 +53,7 @@ def tree_view(store: Store, rev: str) -> dict[str, git.Entry]:
 def index_repo(path: str, rebuild: bool = False,
                progress: Progress | None = None) -> IndexStats:
     """`maguyva-guard index`: open (or rebuild) the repository's index and update it."""
-    with Store.open(path, rebuild=rebuild) as store:
+    with Store.open(path, rebuild=rebuild, exclusive=True) as store:
         stats = update(store, progress=progress, embed_all=True)
         from maguyva_guard import centrality
 

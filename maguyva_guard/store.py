@@ -115,14 +115,21 @@ class Store:
         self.previous_view_digest: str | None = None  # set by indexer.update, for refresh
         self.changed_blobs: list[str] | None = None  # blobs at paths the update changed
         self._lock = storefile.IndexLock(index_dir / "lock")
+        self._held = False  # the lock is kept until close() (open(exclusive=True))
         self._reader: git.BlobReader | None = None
         self._reader_lock = threading.Lock()  # retrievers run in threads and share the store
 
     # --- lifecycle -------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path | str = ".", rebuild: bool = False) -> Store:
-        """Open (creating, upgrading or repairing) the index of the repository at `path`."""
+    def open(cls, path: Path | str = ".", rebuild: bool = False,
+             exclusive: bool = False) -> Store:
+        """Open (creating, upgrading or repairing) the index of the repository at `path`.
+
+        `exclusive` keeps the writer lock from here to close(): a whole `check` or `query`
+        updates the index, reads it and may switch its view, so a second run waits once,
+        at the start, instead of interleaving with the first (and waiting at every step).
+        """
         repo = git.repo_info(path)
         index_dir = repo.common_dir / INDEX_DIRNAME
         try:
@@ -130,10 +137,16 @@ class Store:
         except OSError as exc:
             msg = f"cannot create the index folder {index_dir}: {exc.strerror}"
             raise FatalError(msg) from None
-        with storefile.IndexLock(index_dir / "lock"):
+        lock = storefile.IndexLock(index_dir / "lock")
+        with lock:
             conn = storefile.open_checked(index_dir / index_filename(), SCHEMA_VERSION, _SCHEMA,
                                           rebuild)
-        return cls(repo, index_dir, conn)
+            store = cls(repo, index_dir, conn)
+            store._lock = lock
+            if exclusive:
+                lock.__enter__()  # released by close()
+                store._held = True
+        return store
 
     def close(self) -> None:
         if self._reader is not None:
@@ -141,6 +154,9 @@ class Store:
             self._reader = None
         self.conn.close()
         storefile.mark_clean(self.path)
+        if self._held:
+            self._held = False
+            self._lock.__exit__(None, None, None)
 
     def __enter__(self) -> Store:
         return self

@@ -1,10 +1,10 @@
 """The index file: opening it, checking it, rebuilding it, and the one-writer lock.
 
 An index of another format, or one that fails to open or to pass `PRAGMA quick_check`, is
-moved aside and rebuilt with one line on stderr. Readers need no lock (SQLite's WAL lets
-them read while a writer writes); the flock next to the index keeps two runs from
-rebuilding or updating it at once. The kernel drops an flock when its process dies, so a
-killed run never leaves a stale lock behind.
+moved aside and rebuilt with one line on stderr. The flock next to the index keeps two
+runs from rebuilding or updating it at once; the commands hold it for their whole run
+(Store.open(exclusive=True)), since each may switch the index's current view. The kernel
+drops an flock when its process dies, so a killed run never leaves a stale lock behind.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from maguyva_guard.errors import FatalError
 
-LOCK_WAIT_SECONDS = 30.0  # how long a second run waits before giving up
+LOCK_WAIT_SECONDS = 120.0  # how long a second run waits (for a whole run, maybe a cold build)
 LOCK_POLL_SECONDS = 0.05
 LOCK_NAME = "lock"  # the flock file next to the index (kept by a rebuild: others wait on it)
 WRITE_CACHE_KIB = 65536  # SQLite page cache per connection, at most
@@ -75,12 +75,30 @@ def connect(path: Path) -> sqlite3.Connection:
     """Autocommit connection (the store opens its transactions itself) in WAL mode."""
     conn = sqlite3.connect(path, timeout=LOCK_WAIT_SECONDS, isolation_level=None,
                            check_same_thread=False)
-    conn.execute("PRAGMA journal_mode=WAL")
+    _switch_to_wal(conn)
     conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable enough for a cache
     # A cold build inserts into several B-trees at once; with the default 2 MB cache their
     # pages spill and are re-read. The pages are only allocated when used.
     conn.execute(f"PRAGMA cache_size = -{WRITE_CACHE_KIB}")
     return conn
+
+
+def _switch_to_wal(conn: sqlite3.Connection) -> None:
+    """`PRAGMA journal_mode=WAL`, waiting for other connections like any other statement.
+
+    Switching a new file's journal mode needs an exclusive lock, and SQLite reports
+    "database is locked" at once instead of calling the busy handler when another
+    connection (a reader's probe, another run's open) holds any lock: so retry it here.
+    """
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(LOCK_POLL_SECONDS)
 
 
 def open_checked(path: Path, version: int, schema: str, rebuild: bool) -> sqlite3.Connection:

@@ -147,7 +147,9 @@ def _writing(db: Path) -> bool:
 def _kill_when(proc: subprocess.Popen[str], ready: Callable[[], bool]) -> None:
     deadline = time.monotonic() + KILL_TIMEOUT
     while not ready():
-        assert proc.poll() is None, "the index finished before it could be killed"
+        if proc.poll() is not None:
+            pytest.fail(f"the index ended (exit {proc.returncode}) before it could be killed:"
+                        f" {proc.communicate()[1]}")
         assert time.monotonic() < deadline
         time.sleep(0.002)
     proc.send_signal(signal.SIGKILL)

@@ -203,6 +203,27 @@ def test_lock_waits_then_gives_up(tmp_path, capfd):
         pass
 
 
+def test_a_new_index_waits_for_another_connection_instead_of_failing(tmp_path):
+    # Switching a new file to WAL needs an exclusive lock, and SQLite refuses it at once
+    # (no busy handler) while another connection holds a write lock: two runs starting
+    # together on a fresh repository hit exactly this.
+    path = tmp_path / "index.sqlite"
+    sqlite3.connect(path).close()  # an empty file, as a run killed before its schema leaves
+    holder = subprocess.Popen(
+        [sys.executable, "-c", f"import sqlite3,time; c=sqlite3.connect({str(path)!r}, "
+         "isolation_level=None); c.execute('BEGIN IMMEDIATE'); print('held', flush=True); "
+         "time.sleep(0.5); c.execute('ROLLBACK')"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        conn = storefile.open_checked(path, SCHEMA_VERSION, "CREATE TABLE t (x)", False)
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        conn.close()
+    finally:
+        holder.wait(timeout=10)
+
+
 def test_transaction_rolls_back_on_error(make_repo):
     repo = make_repo({"a.py": "x\n"})
     with Store.open(repo) as store:
