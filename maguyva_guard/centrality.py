@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any
 
 from maguyva_guard.store import module_prefix, qualify
 
@@ -58,9 +60,33 @@ def refresh(store: object, force: bool = False) -> int:
     """Recompute and store centralities if the view drifted; returns the node count."""
     if not force and not needs_refresh(store):
         return 0
+    graph, nodes = build_graph(store.conn)  # type: ignore[attr-defined]
+    ranks = pagerank(graph)
+    scale = len(graph)
+    files = view_signature(store.files())  # type: ignore[attr-defined]
+    conn = store.conn  # type: ignore[attr-defined]
+    ensure_table(conn)
+    with store.transaction():  # type: ignore[attr-defined]
+        conn.execute(f"DELETE FROM {TABLE}")
+        conn.executemany(
+            f"INSERT OR REPLACE INTO {TABLE} VALUES (?, ?, ?)",
+            ((k[0], k[1], ranks[i] * scale) for k, i in nodes.items() if i in ranks),
+        )
+        stamp = "\n".join(f"{p}\t{b}" for p, b in sorted(files.items()))
+        store.meta_set("centrality_view", stamp)  # type: ignore[attr-defined]
+        store.meta_set(CHECKED_KEY, store.meta_get("view_digest") or "")  # type: ignore[attr-defined]
+    setattr(store, CACHE_ATTRIBUTE, None)
+    return scale
+
+
+def build_graph(conn: sqlite3.Connection) -> tuple[Any, dict[tuple[str, str], int]]:
+    """The name-level rustworkx graph of the current view, and its node of each definition.
+
+    Nodes are (path, qualified name): every definition, plus each file's top level as
+    `<module>`. An edge runs from the referring scope to each definition carrying the
+    referred name, weighted by the references' count split among those definitions."""
     import rustworkx as rx
 
-    conn = store.conn  # type: ignore[attr-defined]
     nodes: dict[tuple[str, str], int] = {}
     graph = rx.PyDiGraph(multigraph=True)
     by_name: dict[str, list[int]] = defaultdict(list)
@@ -87,21 +113,14 @@ def refresh(store: object, force: bool = False) -> int:
             if t != src:
                 weights[(src, t)] += share
     graph.add_edges_from([(s, t, w) for (s, t), w in weights.items()])
-    ranks = rx.pagerank(graph, alpha=PAGERANK_ALPHA, weight_fn=float) if len(graph) else {}
-    scale = len(graph)
-    files = view_signature(store.files())  # type: ignore[attr-defined]
-    ensure_table(conn)
-    with store.transaction():  # type: ignore[attr-defined]
-        conn.execute(f"DELETE FROM {TABLE}")
-        conn.executemany(
-            f"INSERT OR REPLACE INTO {TABLE} VALUES (?, ?, ?)",
-            ((k[0], k[1], ranks[i] * scale) for k, i in nodes.items() if i in ranks),
-        )
-        stamp = "\n".join(f"{p}\t{b}" for p, b in sorted(files.items()))
-        store.meta_set("centrality_view", stamp)  # type: ignore[attr-defined]
-        store.meta_set(CHECKED_KEY, store.meta_get("view_digest") or "")  # type: ignore[attr-defined]
-    setattr(store, CACHE_ATTRIBUTE, None)
-    return scale
+    return graph, nodes
+
+
+def pagerank(graph: Any) -> Mapping[int, float]:
+    """PageRank of every node (summing to 1); empty for an empty graph."""
+    import rustworkx as rx
+
+    return rx.pagerank(graph, alpha=PAGERANK_ALPHA, weight_fn=float) if len(graph) else {}
 
 
 def lookup(store: object, keys: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
