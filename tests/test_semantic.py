@@ -323,3 +323,24 @@ def test_a_one_file_update_embeds_its_chunks_without_reading_the_view(make_repo,
     indexer.update(store)
     assert semantic._is_complete(store, path)  # the new chunk has its vector
     assert len(stored(store).keys) == len(FUNCTIONS) + 1
+
+
+def test_index_after_a_one_file_change_embeds_it_without_reading_the_view(make_repo,
+                                                                           monkeypatch):
+    # `maguyva-guard index` embeds everything still missing: after a complete view, that is
+    # the changed file's chunks only (it read all 45k of Django's chunks: 0.4 s).
+    repo = make_repo(FILES)
+    indexer.index_repo(str(repo))
+    (repo / "app" / "extra.py").write_text("def brand_new_helper(x):\n    return x * 2\n")
+    git(repo, "add", "app/extra.py")
+
+    def no_view(*args, **kwargs):
+        raise AssertionError("index after a one-file change must not read the whole view")
+
+    monkeypatch.setattr(semantic, "current_view", no_view)
+    stats = indexer.index_repo(str(repo))
+    assert stats.parsed == 1
+    with Store.open(repo) as store:
+        path = vectors.file_for(store.index_dir, *embedding.tag(hashembed.HashEmbedder()))
+        assert semantic._is_complete(store, path)
+        assert len(stored(store).keys) == len(FUNCTIONS) + 1

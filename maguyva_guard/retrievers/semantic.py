@@ -105,10 +105,11 @@ def refresh(store: Store, progress: Progress | None = None, *, config: Any = Non
     backend = embedding.select(_configured(store, config))
     path = vectors.file_for(store.index_dir, *embedding.tag(backend))
     try:
-        changed = _changed_chunks(store, path) if budget is not None else None
+        changed = _changed_chunks(store, path)
         if changed is not None:
             # The previous view was fully embedded: only the changed files' chunks can be
-            # missing (a one-file commit reads a few rows, not the whole view's 45k).
+            # missing (a one-file commit reads a few rows, not the whole view's 45k), with
+            # a budget (check, query) or without (index) alike.
             done = _fill(store, backend, changed, budget, progress)
             _mark_complete(store, path, changed, backend.dimension, incremental=True)
             return done
