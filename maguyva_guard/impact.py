@@ -127,10 +127,13 @@ def callers_of(
     """Every caller of `target` (to `depth`), ranked by the fused score of both intents."""
     found: dict[tuple[str, str], Affected] = {}
     fused: dict[tuple[str, str], tuple[float, set[str], tuple[Contribution, ...], str]] = {}
+    # One wording for both intents (the intent is given, not classified from it): the
+    # retrievers then see the same request twice and the Recorder answers the second from
+    # memory, so the semantic backend embeds and searches once per symbol, not twice.
+    query = f"who calls or depends on {target.name}"
     for intent in GUARD_INTENTS:
-        words = "who calls" if intent == spec.FIND_REFERENCES else "what depends on"
         response = engine.search(
-            store, f"{words} {target.name}", preset=preset, target=target, depth=depth,
+            store, query, preset=preset, target=target, depth=depth,
             intent=intent, limit=None, dedupe_per_file=False, retrievers=recorders, config=config,
             candidates=GUARD_CANDIDATES,
         )
