@@ -244,9 +244,13 @@ class Store:
     # --- records ---------------------------------------------------------------------
 
     def definitions(self, name: str | None = None, qualified_name: str | None = None,
-                    path: str | None = None, name_prefix: str | None = None) -> list[Definition]:
+                    path: str | None = None, name_prefix: str | None = None,
+                    name_caseless: str | None = None) -> list[Definition]:
         """Definitions of the current view, filtered by name, full qualified name, path, or
-        the start of the name (case-sensitive, through the name index)."""
+        the start of the name (case-sensitive, through the name index), or by name in any
+        case (`name_caseless`: a scan, but in SQLite, about 5 ms on Django's 43k)."""
+        if name_caseless is not None:
+            return self._definitions_caseless(name_caseless)
         if qualified_name is not None:
             name = qualified_name.rsplit(".", 1)[-1]
         where, args = _filters(("d.name", name), ("f.path", path))
@@ -259,6 +263,14 @@ class Store:
         if qualified_name is not None:
             found = [d for d in found if d.qualified_name == qualified_name]
         return found
+
+    def _definitions_caseless(self, name: str) -> list[Definition]:
+        if not name.isascii():  # SQLite's NOCASE folds ASCII only: compare in Python
+            lowered = name.lower()
+            return [d for d in self.definitions() if d.name.lower() == lowered]
+        sql = (f"SELECT {_DEF_COLS} FROM defs d JOIN files f ON f.blob_id = d.blob"
+               " WHERE d.name = ? COLLATE NOCASE")
+        return [_definition(row) for row in self.conn.execute(sql, (name,))]
 
     def definitions_in(self, path: str) -> list[Definition]:
         return self.definitions(path=path)

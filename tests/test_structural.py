@@ -105,3 +105,12 @@ def test_parse_query(text, terms, kinds, params):
         assert q.terms == terms
     assert q.kinds == kinds
     assert q.params == params
+
+
+def test_caseless_lookup_folds_ascii_in_sqlite_and_unicode_in_python(make_repo):
+    repo = make_repo({"app/names.py": "def Größe():\n    pass\n\n\ndef LoadAll():\n    pass\n"})
+    with Store.open(repo) as store:
+        indexer.update(store)
+        assert [d.name for d in store.definitions(name_caseless="loadall")] == ["LoadAll"]
+        assert [d.name for d in store.definitions(name_caseless="größe")] == ["Größe"]
+        assert [d.name for d in store.definitions(name_caseless="GRÖßE")] == ["Größe"]

@@ -113,9 +113,7 @@ class StructuralRetriever:
             found += [(_prefix_score(name, d), d)
                       for d in self.store.definitions(name_prefix=name) if d.name != name]
         if not found:
-            lowered = name.lower()
-            found = [(SCORE_CASELESS, d) for d in self.store.definitions()
-                     if d.name.lower() == lowered]
+            found = [(SCORE_CASELESS, d) for d in self.store.definitions(name_caseless=name)]
         return found
 
     def _adjust(self, score: float, d: Definition, query: Query,
