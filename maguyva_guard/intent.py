@@ -19,7 +19,9 @@ precompiled regular expressions and set look-ups, no model. The rows, in order:
      a quoted string or a traceback 0.90 (the user pasted the exact text), an `E[A-Z]+`
      errno token 0.88 (a fixed vocabulary, but could be an acronym), a bare
      `SomethingError`/`SomethingException` (or Go's `ErrSomething`) name 0.85 (it is also
-     an identifier, so the weakest reason to search literally).
+     an identifier, so the weakest reason to search literally). A quote inside a longer
+     message ("'for' statements should have at least four words") makes the whole
+     message the literal.
   5. a bare identifier: find_definition, graded by how surely it is code: dotted or
      `::`-qualified, or three or more snake/camel parts 0.80 (`Config.load`,
      `parse_config_file`); two parts or any underscore 0.70 (`parse_config`, `parseConfig`,
@@ -120,6 +122,8 @@ _ERROR_NAME = re.compile(r"(?<![\w$])(?:[A-Z]\w*(?:Error|Exception)|Err[A-Z]\w*)
 _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}")
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _CODE_LINE = re.compile(r"[(){}\[\];=]|:\s*$")
+_WORD = re.compile(r"[A-Za-z]+")
+MESSAGE_MIN_WORDS = 3  # words besides the quoted part (and filler) that make it a message
 
 # Words that carry the question, not the target ("who calls THE parse_config FUNCTION").
 _FILLER = frozenset(
@@ -228,8 +232,20 @@ def _exact(text: str, outside: str, quoted: tuple[str, ...]) -> Intent | None:
         message = next((line for line in lines if "panic" in line), lines[-1])
         found = _unique([*errors, *errnos]) or (message,)
         return Intent(spec.EXACT_MATCH, confidence, rule, found)
+    if quoted and _is_message(outside):
+        # A pasted message that quotes a word ("'for' statements should have at least four
+        # words"): the message is the literal, one target (SPEC 4's direct path), not the
+        # quoted word, which is everywhere.
+        return Intent(spec.EXACT_MATCH, confidence, rule, (text,))
     return Intent(spec.EXACT_MATCH, confidence, rule,
                   _unique([*quoted, *errnos, *errors, *_code_tokens(outside)]))
+
+
+def _is_message(outside: str) -> bool:
+    """Whether the words around the quotes read as a sentence of their own (a message),
+    not as an instruction about the quoted text ("find 'x' in the parser")."""
+    words = [w for w in _WORD.findall(outside) if w.lower() not in _FILLER | _NOT_IDENTIFIERS]
+    return len(words) >= MESSAGE_MIN_WORDS
 
 
 def _identifier(text: str) -> Intent | None:

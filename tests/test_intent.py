@@ -72,6 +72,10 @@ CASES = [
     ('"connection reset by peer"', EXACT, 0.90, ("connection reset by peer",)),
     ("find 'invalid token'", EXACT, 0.90, ("invalid token",)),
     ('grep "blast radius"', EXACT, 0.90, ("blast radius",)),
+    # a pasted message quoting a word: the whole message is the literal
+    ("'for' statements should have at least four words", EXACT, 0.90,
+     ("'for' statements should have at least four words",)),
+    ('how is "blast radius" computed', EXACT, 0.90, ("blast radius",)),
     ("\u201cpermission denied\u201d", EXACT, 0.90, ("permission denied",)),
     (TRACEBACK, EXACT, 0.90, ("KeyError",)),
     (JAVA_TRACE, EXACT, 0.90, ("IllegalStateException",)),
