@@ -344,3 +344,21 @@ def test_index_after_a_one_file_change_embeds_it_without_reading_the_view(make_r
         path = vectors.file_for(store.index_dir, *embedding.tag(hashembed.HashEmbedder()))
         assert semantic._is_complete(store, path)
         assert len(stored(store).keys) == len(FUNCTIONS) + 1
+
+
+def test_source_ranks_before_a_slightly_nearer_test(make_repo):
+    # The test's copy carries the query's words, so it is nearer in Hamming distance; the
+    # source still comes first unless the test is nearer by more than the factor.
+    test_copy = ('def test_parse_config(config_file):\n    """Read the configuration file."""\n'
+                 "    with open(config_file) as fh:\n        return toml.load(fh)\n")
+    repo = make_repo({**FILES, "tests/test_parse.py": test_copy})
+    with Store.open(repo) as store:
+        indexer.update(store)
+        retriever = semantic.SemanticRetriever(store)
+        request = SearchRequest(query="read the configuration file", intent="understand_code",
+                                limit=2)
+        raw = retriever._search(embedding.select(retriever.config), request)
+        hits = retriever.search(request)
+    assert [h.path for h in raw] == ["tests/test_parse.py", "app/parse_config.py"]
+    assert raw[0].score * semantic.CATEGORY_FACTOR["test"] < raw[1].score
+    assert [h.path for h in hits] == ["app/parse_config.py", "tests/test_parse.py"]
