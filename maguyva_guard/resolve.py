@@ -474,11 +474,20 @@ class Resolver:
     def attribute_type(self, cls: Definition, attr: str, hops: int = 0) -> Entity | None:
         """`self.attr = ClassName(...)` or `attr: ClassName` in the class: attr's type."""
         body = self.lines(cls.path)[cls.line_start - 1 : cls.line_end]
-        return self._typed_by(cls.path, cls.parent, rf"(?:self\.)?{attr}", body, hops, raw=True)
+        return self._typed_by(cls.path, cls.parent, rf"(?:self\.)?{re.escape(attr)}", body,
+                              hops, raw=True, needle=attr)
 
     def _typed_by(
-        self, path: str, scope: str, var: str, lines: Iterable[str], hops: int, raw: bool = False
+        self, path: str, scope: str, var: str, lines: Iterable[str], hops: int, raw: bool = False,
+        needle: str | None = None,
     ) -> Entity | None:
+        """The class `var` is bound to in `lines`. Only lines that contain `needle` (the
+        variable's own text) can bind it: the patterns run on those alone (a popular
+        method's callers ask this of thousands of lines: 2.4M searches, 2.8 s on Django)."""
+        needle = needle if needle is not None else var
+        lines = [line for line in lines if needle in line]
+        if not lines:
+            return None
         name = var if raw else re.escape(var)
         assign = re.compile(
             rf"(?<![\w.]){name}\s*(?::[^=]+)?=\s*(?:await\s+)?([A-Za-z_][\w.]*)\s*\("
