@@ -8,6 +8,11 @@ subtokens. Each feature's weight is 1 + ln(count), doubled on the chunk's header
 pseudo-random +-1 vector drawn from SHAKE-128 of its text, so vectors need no stored random
 matrix and are identical across runs, processes, platforms and numpy versions. The vector
 is the sign of the weighted sum. bench/semantic.py measured every choice here (README).
+
+Weights are integers (the real weight in units of 1/WEIGHT_SCALE), so every sum is exact:
+numpy's matrix product (in float64, exact for integers below 2**53, whatever order BLAS
+adds in) and the plain-Python `embed_one` give the same bits on every machine. The hook
+path embeds a few changed chunks without importing numpy (about 0.2 s of its budget).
 """
 
 from __future__ import annotations
@@ -26,10 +31,12 @@ if TYPE_CHECKING:
 NAME: Final = "embedded"
 # Bump the version whenever features or weights change: stored vectors carry the model name,
 # so a new version re-embeds instead of mixing incompatible vectors.
-MODEL: Final = "subtoken-simhash-v1"
+MODEL: Final = "subtoken-simhash-v2"  # v2: integer weights (v1: float32 sums)
 DEFAULT_DIMENSION: Final = 1024  # the record size of voyage-code-3's default ubinary output
 STEM_CHARS: Final = 5  # bench: 5 beat 4 (more collisions) and 6/none (fewer matches)
 HEADER_WEIGHT: Final = 2.0  # bench: NL->code MRR@10 0.33 -> 0.38 at 1024 bits
+WEIGHT_SCALE: Final = 256  # weights are rounded to 1/256: exact sums, same bits everywhere
+FLOAT32_EXACT: Final = 2**24  # float32 holds every integer below this exactly
 # The feature -> packed sign row cache is dropped past this size (memory stays ~20 MB).
 CACHE_LIMIT: Final = 200_000
 
@@ -80,40 +87,37 @@ class HashEmbedder:
             self._ids, self._rows, self._matrix = {}, [], None
         weighted = [self._feature_ids(text) for text in texts]
         matrix = self._packed_rows()
-        for i, (ids, counts, on_header) in enumerate(weighted):
+        for i, (ids, weights) in enumerate(weighted):
             if ids:
-                out[i] = _simhash(matrix, ids, counts, on_header)
+                out[i] = _simhash(matrix, ids, weights)
         return out
 
     def embed_one(self, text: str) -> bytes:
-        """One text's packed sign bits in plain Python (no numpy: the hook's query path).
-
-        The same SimHash as `embed`, summed in double rather than single precision; a sum
-        that lands within rounding of the threshold may flip a bit, which moves a query by
-        a bit or two and leaves stored vectors untouched."""
+        """One text's packed sign bits in plain Python (no numpy: the hook's path), the
+        very bits `embed` gives (integer weights: both sums are exact)."""
         counts, header = features(text)
-        weights = [(1.0 + math.log(n)) * (HEADER_WEIGHT if f in header else 1.0)
-                   for f, n in counts.items()]
-        half = sum(weights) / 2.0
         width = self.dimension
-        acc = [0.0] * width
-        for feature, w in zip(counts, weights, strict=True):
+        acc = [0] * width
+        total = 0
+        for feature, n in counts.items():
+            w = weight(n, feature in header)
+            total += w
             row = int.from_bytes(hashlib.shake_128(feature.encode()).digest(self._nbytes), "big")
             for i, bit in enumerate(format(row, f"0{width}b")):
                 if bit == "1":
                     acc[i] += w
-        packed = int("".join("1" if a > half else "0" for a in acc), 2) if counts else 0
+        packed = int("".join("1" if 2 * a > total else "0" for a in acc), 2) if counts else 0
         return packed.to_bytes(self._nbytes, "big")
 
-    def _feature_ids(self, text: str) -> tuple[list[int], list[int], list[bool]]:
-        """(feature ids, their counts, which are on the header line) for one text."""
+    def _feature_ids(self, text: str) -> tuple[list[int], list[int]]:
+        """(feature ids, their integer weights) for one text."""
         counts, header = features(text)
         keys = list(counts)
         ids = list(map(self._ids.get, keys))
         if None in ids:
             ids = [self._add(f) if i is None else i for f, i in zip(keys, ids, strict=True)]
-        on_header = [f in header for f in keys] if header else []
-        return ids, list(counts.values()), on_header  # type: ignore[return-value]
+        weights = [weight(n, f in header) for f, n in counts.items()]
+        return ids, weights  # type: ignore[return-value]
 
     def _add(self, feature: str) -> int:
         index = self._ids[feature] = len(self._rows)
@@ -132,17 +136,22 @@ class HashEmbedder:
         return self._matrix if self._matrix is not None else np.zeros((0, self._nbytes), "u1")
 
 
-def _simhash(matrix: np.ndarray, ids: list[int], counts: list[int],
-             on_header: list[bool]) -> np.ndarray:
-    """sign(sum w_f * (+-1)_f) == [sum of w_f over the features whose bit is 1 > total / 2]."""
+def weight(count: int, on_header: bool) -> int:
+    """A feature's weight, 1 + ln(count), doubled on the header line, in 1/WEIGHT_SCALE."""
+    real = (1.0 + math.log(count)) * (HEADER_WEIGHT if on_header else 1.0)
+    return round(real * WEIGHT_SCALE)
+
+
+def _simhash(matrix: np.ndarray, ids: list[int], weights: list[int]) -> np.ndarray:
+    """sign(sum w_f * (+-1)_f) == [sum of w_f over the features whose bit is 1 > total / 2].
+    Integer weights: every partial sum is an exact integer, whatever the order BLAS adds
+    in, in float32 while the total stays below 2**24 (all but huge chunks), else float64."""
     import numpy as np
 
-    w = np.log(np.asarray(counts, dtype=np.float32))
-    w += 1.0
-    if on_header:
-        w[np.asarray(on_header)] *= HEADER_WEIGHT
-    ones = w @ np.unpackbits(matrix[ids], axis=1).astype(np.float32)
-    return np.packbits(ones * 2.0 > w.sum())
+    dtype = np.float32 if 2 * sum(weights) < FLOAT32_EXACT else np.float64
+    w = np.asarray(weights, dtype=dtype)
+    ones = w @ np.unpackbits(matrix[ids], axis=1).astype(dtype)
+    return np.packbits(ones * 2 > w.sum())
 
 
 def words(text: str) -> list[str]:

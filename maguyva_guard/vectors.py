@@ -148,6 +148,59 @@ def top_k_file(path: Path, query: bytes, k: int) -> tuple[list[bytes], list[tupl
     return keys, [(row, d) for d, row in nearest]
 
 
+def read_keys(path: Path, nbytes: int) -> set[bytes] | None:
+    """The keys stored in a vectors file of `nbytes`-byte bit rows, without numpy; None
+    when the file is missing or of another shape."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    record = _record_size(data, nbytes)
+    if record is None:
+        return None
+    size, start = record
+    return {data[o : o + KEY_BYTES] for o in range(start, len(data) - size + 1, size)}
+
+
+def append(path: Path, keys: list[bytes], rows: list[bytes]) -> bool:
+    """Add records to an existing vectors file without numpy, atomically (a new file in the
+    same folder, then os.replace), as numpy itself would write it. False, and nothing
+    written, when the file is missing or not of this shape: then use save()."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return False
+    nbytes = len(rows[0]) if rows else 0
+    record = _record_size(data, nbytes) if rows else None
+    if record is None or len(keys) != len(rows) or any(len(r) != nbytes for r in rows) \
+            or any(len(k) != KEY_BYTES for k in keys):
+        return False
+    size, start = record
+    count = (len(data) - start) // size + len(keys)
+    header = _npy_header(nbytes, count)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(header)
+            out.write(memoryview(data)[start : start + (count - len(keys)) * size])
+            out.write(b"".join(k + r for k, r in zip(keys, rows, strict=True)))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return True
+
+
+def _npy_header(nbytes: int, count: int) -> bytes:
+    """A version 1.0 .npy header for `count` records, padded as numpy pads it (the whole
+    preamble a multiple of 64 bytes, ending in a newline)."""
+    text = (f"{{'descr': [('key', '|V{KEY_BYTES}'), ('bits', '|u1', ({nbytes},))], "
+            f"'fortran_order': False, 'shape': ({count},), }}")
+    preamble = len(NPY_MAGIC) + 2 + 2
+    padded = text + " " * (-(preamble + len(text) + 1) % 64) + "\n"
+    return NPY_MAGIC + b"\x01\x00" + len(padded).to_bytes(2, "little") + padded.encode("latin-1")
+
+
 def _record_size(data: bytes, nbytes: int) -> tuple[int, int] | None:
     """(record size, data offset) of a vectors file whose records hold `nbytes` bits."""
     import ast

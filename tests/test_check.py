@@ -92,15 +92,16 @@ def test_signature_change_reports_callers_not_same_named_method(make_repo):
 def test_the_semantic_backend_is_asked_once_per_changed_symbol(make_repo, monkeypatch):
     # The guard asks two intents per symbol; their requests are the same, so the second
     # is answered from memory instead of embedding and searching again.
-    from maguyva_guard import hashembed
+    from maguyva_guard.retrievers import semantic
 
     repo = make_repo(FILES)
     assert check(repo)[0] == 0  # build the index and its vectors first
     edit(repo, "app/config.py", "def parse_config(path):", "def parse_config(path, strict):")
     asked: list[str] = []
-    embed_one = hashembed.HashEmbedder.embed_one
-    monkeypatch.setattr(hashembed.HashEmbedder, "embed_one",
-                        lambda self, text: asked.append(text) or embed_one(self, text))
+    search = semantic.SemanticRetriever.search
+    monkeypatch.setattr(semantic.SemanticRetriever, "search",
+                        lambda self, request: asked.append(request.query) or
+                        search(self, request))
     report = check_json(repo, "--preset", "thorough")
     assert ("app/cli.py", "app.cli.main") in callers(report)
     assert len(asked) == 1, asked

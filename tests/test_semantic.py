@@ -4,6 +4,8 @@ content hash, backend switches, Voyage only when opted in (tests/voyage_server.p
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -45,7 +47,7 @@ def test_the_indexer_embeds_and_search_finds_by_meaning(make_repo) -> None:
     store = Store.open(make_repo(FILES))
     indexer.update(store)
     assert len(stored(store).keys) == len(FUNCTIONS)  # one chunk per function
-    assert (store.index_dir / "vectors-v2-embedded-subtoken-simhash-v1-1024.npy").is_file()
+    assert (store.index_dir / "vectors-v2-embedded-subtoken-simhash-v2-1024.npy").is_file()
     best, *rest = ask(store, "read the configuration file", limit=3)
     assert (best.path, best.symbol, best.line_start, best.line_end, best.modality) == (
         "app/parse_config.py", "app.parse_config.parse_config", 1, 3, "semantic")
@@ -75,10 +77,12 @@ def test_an_update_embeds_only_new_chunks(make_repo, monkeypatch) -> None:
     store = Store.open(repo)
     indexer.update(store)
     embedded: list[str] = []
-    real = hashembed.HashEmbedder.embed
+    real, real_one = hashembed.HashEmbedder.embed, hashembed.HashEmbedder.embed_one
     monkeypatch.setattr(hashembed.HashEmbedder, "embed",
                         lambda self, texts, t="document": embedded.extend(texts) or
                         real(self, texts, t))
+    monkeypatch.setattr(hashembed.HashEmbedder, "embed_one",
+                        lambda self, text: embedded.append(text) or real_one(self, text))
     write_files(repo, {"app/log_error.py": "def log_error(message):\n    logger.warning(message)\n",
                        "copy/parse_config.py": FILES["app/parse_config.py"]})
     git(repo, "add", "-A")
@@ -186,7 +190,7 @@ def test_a_bounded_refresh_leaves_the_rest_to_the_next_runs(make_repo, monkeypat
     store = Store.open(make_repo(FILES))
     indexer.update(store)  # budget 1 s: all three batches of 5 fit
     assert len(stored(store).keys) == 12
-    store.index_dir.joinpath("vectors-v2-embedded-subtoken-simhash-v1-1024.npy").unlink()
+    store.index_dir.joinpath("vectors-v2-embedded-subtoken-simhash-v2-1024.npy").unlink()
     assert semantic.refresh(store, budget=0.0) == 5  # the first batch always runs
     monkeypatch.setattr(semantic, "SEARCH_SECONDS", 0.0)
     assert len(ask(store, "read the configuration file", limit=20)) == 10
@@ -197,7 +201,7 @@ def test_a_bounded_refresh_leaves_the_rest_to_the_next_runs(make_repo, monkeypat
 def test_a_damaged_vectors_file_is_rebuilt(make_repo) -> None:
     store = Store.open(make_repo(FILES))
     indexer.update(store)
-    path = store.index_dir / "vectors-v2-embedded-subtoken-simhash-v1-1024.npy"
+    path = store.index_dir / "vectors-v2-embedded-subtoken-simhash-v2-1024.npy"
     path.write_bytes(b"not a numpy file")
     assert semantic.refresh(store) == 12
     assert [p.name for p in store.index_dir.glob("vectors-*")] == [path.name]  # no temp left
@@ -362,3 +366,40 @@ def test_source_ranks_before_a_slightly_nearer_test(make_repo):
     assert [h.path for h in raw] == ["tests/test_parse.py", "app/parse_config.py"]
     assert raw[0].score * semantic.CATEGORY_FACTOR["test"] < raw[1].score
     assert [h.path for h in hits] == ["app/parse_config.py", "tests/test_parse.py"]
+
+
+def test_a_hook_run_after_a_one_file_change_never_imports_numpy(make_repo) -> None:
+    # numpy costs ~0.2 s to import: a commit's few new chunks are embedded and appended in
+    # plain Python, and the query is searched the same way.
+    repo = make_repo(FILES)
+    indexer.index_repo(str(repo))
+    write_files(repo, {"app/log_error.py": "def log_error(message, level):\n    log(level)\n"})
+    git(repo, "add", "-A")
+    code = ("import sys; from maguyva_guard import impact; "
+            f"r = impact.check({str(repo)!r}, preset='thorough'); "
+            "print(len(r.changed_symbols), 'numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True).stdout.split()
+    assert out == ["1", "False"]
+    with Store.open(repo) as store:
+        path = vectors.file_for(store.index_dir, *embedding.tag(hashembed.HashEmbedder()))
+        assert semantic._is_complete(store, path)  # the new chunk got its vector
+        assert len(stored(store).keys) == len(FUNCTIONS) + 1
+        assert len(set(stored(store).keys)) == len(FUNCTIONS) + 1
+
+
+def test_appended_vectors_read_back_as_numpy_wrote_them(tmp_path) -> None:
+    rng = np.random.default_rng(3)
+    path = tmp_path / "v.npy"
+    keys = [bytes(rng.integers(0, 256, 16, dtype=np.uint8)) for _ in range(7)]
+    bits = rng.integers(0, 256, (7, 128), dtype=np.uint8)
+    vectors.save(path, keys[:4], bits[:4])
+    assert vectors.append(path, keys[4:], [row.tobytes() for row in bits[4:]])
+    loaded = vectors.load(path, 1024)
+    assert loaded is not None and loaded.keys == keys
+    assert (np.asarray(loaded.bits) == bits).all()
+    assert vectors.read_keys(path, 128) == set(keys)
+    vectors.save(tmp_path / "whole.npy", keys, bits)
+    assert path.read_bytes() == (tmp_path / "whole.npy").read_bytes()  # byte for byte
+    assert not vectors.append(tmp_path / "missing.npy", keys[:1], [bits[0].tobytes()])
+    assert not vectors.append(path, keys[:1], [b"short"])  # another shape: refused

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 EAGER_SECONDS: Final = 1.0  # embedding time an index update may spend (then lazily)
 SEARCH_SECONDS: Final = 3.0  # ... and a search, inside the engine's 5 s modality deadline
 BATCH: Final = 2048  # chunks embedded (and saved) at a time
+PLAIN_FILL_MAX: Final = 16  # missing chunks embedded without numpy (~15 ms each), at most
 # A search embeds missing chunks through the network only when they are this few (about one
 # quick request): a larger remote batch would outlive the engine's modality deadline, and
 # the index update of the next run embeds them anyway.
@@ -147,6 +148,10 @@ def _fill(store: Store, backend: embedding.Backend, view: View, budget: float | 
     """
     path = vectors.file_for(store.index_dir, *embedding.tag(backend))
     with _lock:
+        if isinstance(backend, HashEmbedder) and len(view.places) <= PLAIN_FILL_MAX:
+            done = _fill_plain(store, backend, view, path, budget, progress)
+            if done is not None:
+                return done
         have, known = _load(path, backend.dimension)
         keys = list(have.keys) if have else []
         bits = have.bits if have else None
@@ -166,6 +171,41 @@ def _fill(store: Store, backend: embedding.Backend, view: View, budget: float | 
             if progress is not None:
                 progress(done, len(missing))
         return done
+
+
+def _fill_plain(store: Store, backend: HashEmbedder, view: View, path: Path,
+                budget: float | None, progress: Progress | None) -> int | None:
+    """A few chunks (a commit's changed functions) embedded and appended in plain Python,
+    in batches within the budget as _fill does: importing numpy and loading the matrix
+    cost ~0.3 s of a hook's run, embedding one chunk ~15 ms. None (nothing done) when
+    there is no file to append to, or too much to do this way."""
+    known = vectors.read_keys(path, backend.dimension // 8)
+    if known is None:
+        return None
+    missing = [k for k in view.places if k not in known]
+    if len(missing) > PLAIN_FILL_MAX:
+        return None
+    started, done = time.monotonic(), 0
+    for start in range(0, len(missing), BATCH):
+        if budget is not None and start and time.monotonic() - started > budget:
+            break
+        batch = missing[start : start + BATCH]
+        rows = [backend.embed_one(text) for text in view.texts_of(store, batch)]
+        if not vectors.append(path, batch, rows):
+            return done or None
+        done += len(batch)
+        if progress is not None:
+            progress(done, len(missing))
+    return done
+
+
+def _known_keys(path: Path, dimension: int) -> set[bytes] | dict[bytes, int]:
+    """The keys stored in `path`: from the loaded matrix if it is current, else read from
+    the file without numpy."""
+    cached = _loaded.get(path)
+    if cached is not None and cached[0] == _stamp(path):
+        return cached[2]
+    return vectors.read_keys(path, dimension // 8) or set()
 
 
 def _save(path: Path, keys: list[bytes], bits: Any, view: View) -> tuple[list[bytes], Any]:
@@ -309,7 +349,7 @@ def _mark_complete(store: Store, path: Path, view: View, dimension: int,
     """Remember that every chunk of this view has a vector in `path` (for the fast path).
     `incremental`: `view` holds only what the last update changed, the rest was complete."""
     with _lock:
-        _, rows = _load(path, dimension)
+        rows = _known_keys(path, dimension)
     complete = (bool(view.digests) or incremental) and all(k in rows for k in view.digests)
     digest = (store.meta_get("view_digest") or "") if complete else ""
     if store.meta_get(_complete_key(path)) != digest:
