@@ -3,7 +3,10 @@
     python bench/check.py [--runs 5] [--seed 1] [--preset default]
 
 One-symbol and five-symbol staged changes (the first scenarios of compare.py's seeded
-sample), each timed N times end to end: `maguyva-guard check --format json`, beside
+sample), each timed N times end to end: `maguyva-guard check --format json` twice over,
+`:new-blob` (before each run the index is brought up to date on HEAD, untimed, and the
+change is staged with a comment line of its own: a blob the index has never seen, what a
+pre-commit hook meets) and `:same-blob` (the same staged change again), beside
 `git grep -n -w` of the changed names and jedi `get_references` with default limits (one
 fresh process for all the symbols), each scored against the oracle (jedi, limits lifted).
 Target: one symbol under 0.5 s. Writes bench/results/check.md and check.json.
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
 import sys
 from pathlib import Path
 
@@ -29,6 +33,7 @@ from bench.scoring import Outcome, score  # noqa: E402
 PROJECT, VERSION = "django", "5.2.8"
 TARGET_SECONDS = 0.5  # issue 6: one-symbol check, end to end, warm index
 SIZES = (1, 5)
+NEW_BLOB = ":new-blob"  # a tool name suffix: each run meets a blob the index has not seen
 
 
 def _callers(ctx: Context, hits: list[tuple[str, int]], targets: set[Caller]) -> tuple:
@@ -65,18 +70,45 @@ def _check(ctx: Context, preset: str) -> tuple[measure.Run, list]:
     return run, [(c.path, line) for c, line in baselines.affected_callers(ctx, payload)]
 
 
-def measure_size(ctx: Context, items: list[sampling.Sampled], runs: int,
-                 tools: dict) -> dict[str, dict]:
-    """Stage all the items' changes together, run every tool `runs` times."""
-    targets = {Caller(i.scenario.path, i.scenario.qualname) for i in items}
-    truth = frozenset(c for i in items for c in i.callers if c not in targets)
+def _stage(ctx: Context, items: list[sampling.Sampled], nonce: int | None = None) -> None:
+    """Stage the items' changes; with `nonce`, each changed file also gets a comment line
+    of its own, so its blob is one the index has never seen (a commit's usual case)."""
     for item in items:
         scenarios.apply(ctx.clone, item.scenario)
+        if nonce is not None:
+            file = ctx.clone / item.scenario.path
+            file.write_text(file.read_text(encoding="utf-8") + f"# bench run {nonce}\n",
+                            encoding="utf-8")
+            subprocess.run(["git", "add", "--", item.scenario.path], cwd=ctx.clone, check=True)
+
+
+def _unstage(ctx: Context, items: list[sampling.Sampled]) -> None:
+    for item in items:
+        scenarios.revert(ctx.clone, item.scenario)
+
+
+def _fresh(ctx: Context, items: list[sampling.Sampled], nonce: int) -> None:
+    """The state a pre-commit hook meets: the index warm on HEAD (as the last commit left
+    it, untimed), then a change the index has never seen staged."""
+    _unstage(ctx, items)
+    baselines.mg_index(ctx.clone)
+    _stage(ctx, items, nonce)
+
+
+def measure_size(ctx: Context, items: list[sampling.Sampled], runs: int,
+                 tools: dict) -> dict[str, dict]:
+    """Stage all the items' changes together, run every tool `runs` times. A
+    maguyva-guard tool named `...:new-blob` gets a never-seen blob before each run."""
+    targets = {Caller(i.scenario.path, i.scenario.qualname) for i in items}
+    truth = frozenset(c for i in items for c in i.callers if c not in targets)
+    _stage(ctx, items)
     out = {}
     try:
         for tool, fn in tools.items():
             timings, peak, last = [], 0.0, None
-            for _ in range(runs):
+            for run in range(runs):
+                if tool.endswith(NEW_BLOB):
+                    _fresh(ctx, items, run)
                 last, hits = fn(ctx, items)
                 timings.append(last.seconds)
                 peak = max(peak, last.max_rss_mb)
@@ -86,9 +118,11 @@ def measure_size(ctx: Context, items: list[sampling.Sampled], runs: int,
                          "max_rss_mb": round(peak), "ok": ok,
                          "error": "" if ok else last.stderr.strip()[-300:],
                          "precision": s.caller_precision, "recall": s.caller_recall}
+            if tool.endswith(NEW_BLOB):
+                _unstage(ctx, items)
+                _stage(ctx, items)
     finally:
-        for item in items:
-            scenarios.revert(ctx.clone, item.scenario)
+        _unstage(ctx, items)
     return out
 
 
@@ -137,8 +171,10 @@ def main(argv: list[str] | None = None) -> int:
         else:
             index = baselines.mg_index(ctx.clone)
             meta["index"] = f"`maguyva-guard index` {index.seconds:.1f} s"
-            tools = {f"maguyva-guard:{args.preset}":
-                     lambda c, i: _check(c, args.preset), **tools}
+            tools = {f"maguyva-guard:{args.preset}{NEW_BLOB}":
+                         lambda c, i: _check(c, args.preset),
+                     f"maguyva-guard:{args.preset}:same-blob":
+                         lambda c, i: _check(c, args.preset), **tools}
         results = {}
         for size in SIZES:
             chosen = items[:1] if size == 1 else items[1:1 + size]
