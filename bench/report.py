@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import sampling, tables
+from bench import sampling, tables, verify
 from bench.baselines import Answer
 from bench.sampling import Sample
 from bench.scoring import Outcome, score
@@ -122,8 +122,6 @@ def write(runs: list[ProjectRun], command: str, args: argparse.Namespace,
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     head = [f"# Impact analysis compared: {now}", "", f"Machine: {machine()}.", "",
             f"Command: `{command}`", "", HOW, ""]
-    markdown = "\n".join(head + [_project_md(r) for r in runs] + [_overall_md(runs)])
-    (out / "compare.md").write_text(markdown)
     raw = {"date": now, "machine": machine(), "command": command, "seed": args.seed,
            "projects": {r.name: {"version": r.version, "notes": r.notes,
                                  "unavailable": r.unavailable,
@@ -132,6 +130,10 @@ def write(runs: list[ProjectRun], command: str, args: argparse.Namespace,
                                  "scores": {t: dataclasses.asdict(score(o))
                                             for t, o in r.outcomes.items()},
                                  "scenarios": _scenario_json(r)} for r in runs}}
+    # Beside the raw scores: the same with the hand-verified oracle misses (bench/verify.py).
+    markdown = "\n".join(head + [_project_md(r) for r in runs] + [_overall_md(runs)]
+                         + [verify.section(raw)])
+    (out / "compare.md").write_text(markdown)
     (out / "compare.json").write_text(json.dumps(raw, separators=(",", ":")))  # ~1 MB
     for run in runs:
         (out / f"disagreements-{run.name}.md").write_text(
