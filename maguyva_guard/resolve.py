@@ -39,6 +39,7 @@ from maguyva_guard.records import (
     INTERFACE,
     PROBABLE,
     TYPE,
+    USE,
     Definition,
     Reference,
 )
@@ -575,7 +576,9 @@ class Resolver:
         if not candidates:
             return UNRESOLVED
         sure = hierarchies == 1 and ref.name not in COMMON_METHOD_NAMES
-        sure = sure and ref.kind != ATTRIBUTE
+        # A read (`f(obj.name)`, `x = obj.name`), not a call: instance attributes set in
+        # `__init__` are no definitions, so "one class defines `name`" says little.
+        sure = sure and ref.kind not in (ATTRIBUTE, USE)
         return Resolution(candidates, PROBABLE if sure else AMBIGUOUS)
 
     def hierarchy_root(self, method: Definition) -> tuple[str, str]:

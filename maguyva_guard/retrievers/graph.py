@@ -13,7 +13,9 @@ definition has centrality 1 and the boost of SPEC 5 reads naturally.
 
 from __future__ import annotations
 
+import ast
 import re
+import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -27,12 +29,16 @@ from maguyva_guard.records import (
     EXACT,
     IMPORT,
     PROBABLE,
+    STRING,
+    USE,
     Definition,
     Hit,
     Reference,
 )
 from maguyva_guard.resolve import ATTRIBUTE, CLASS_KINDS, Resolver
 from maguyva_guard.retrievers.base import Retriever, SearchRequest
+from maguyva_guard.textcomments import PYTHON as PYTHON_COMMENTS
+from maguyva_guard.textcomments import CommentMap
 
 MODULE_SYMBOL = "<module>"
 MEMBER_KINDS = frozenset({"method", "constant", "function"})  # what `obj.name` can read
@@ -131,15 +137,46 @@ class GraphRetriever:
         if constructor_of is not None:
             wanted.add((constructor_of.path, constructor_of.qualified_name))
         yield from self.stub_declarations(target)
+        accessor = _accessor(target)
         candidates = self.candidates(names)
+        from_text: set[Reference] = set()
         if attributes and target.parent and target.kind in MEMBER_KINDS:
             candidates = chain(candidates, self.attribute_uses(target))
+        elif attributes and not target.parent and language_for(target.path) == "python":
+            from_text = set(self.name_uses(target))
+            candidates = chain(candidates, sorted(from_text, key=_ref_order))
         for ref in candidates:
             res = self.resolver.resolve(ref)
             if any((d.path, d.qualified_name) in wanted for d in res.definitions):
                 if (ref.path, ref.scope) == (target.path, target.qualified_name):
                     continue  # recursion is not a caller of interest
-                yield ref, res.confidence
+                if self.shadowed(ref):
+                    continue  # a parameter or local of that name, not the definition
+                if accessor and not self.accesses(ref, accessor):
+                    continue  # a property's setter is used by writes only, its deleter by del
+                confidence = res.confidence
+                if ref in from_text and confidence == EXACT:
+                    confidence = PROBABLE  # found in the text, not by the parser
+                yield ref, confidence
+
+    def accesses(self, ref: Reference, accessor: str) -> bool:
+        """Whether the reference's line writes (`setter`) or deletes (`deleter`) `.name`:
+        the getter, a separate definition of the same qualified name, serves the reads."""
+        lines = self.resolver.lines(ref.path)
+        text = lines[ref.line - 1] if 0 < ref.line <= len(lines) else ""
+        name = re.escape(ref.name)
+        if accessor == "setter":
+            return re.search(rf"\.{name}\s*(?:[-+*/%&|^@]|//|<<|>>|\*\*)?=(?!=)", text) is not None
+        return re.search(rf"\bdel\b[^#]*\.{name}\b", text) is not None
+
+    def shadowed(self, ref: Reference) -> bool:
+        """A bare Python name that the function reading it binds itself (`def f(command):
+        command()`): the resolver looks at definitions and imports only."""
+        if ref.receiver or ref.kind in (IMPORT, STRING) or not ref.scope:
+            return False
+        if language_for(ref.path) != "python":
+            return False
+        return self.bound_locally(ref.path, ref.scope, ref.name)
 
     def candidates(self, names: set[str]) -> Iterator[Reference]:
         """References carrying one of `names`, and the later uses of aliases they bind."""
@@ -183,9 +220,116 @@ class GraphRetriever:
                 continue
             lines = self.resolver.lines(hit.path)
             text = lines[hit.line_start - 1] if hit.line_start <= len(lines) else ""
+            python = language == "python"
             for m in pattern.finditer(text):
+                if python and (_in_comment_or_string(text, m.start())
+                               or self._in_docstring(hit, m.start())):
+                    continue  # `Use attrs.evolve instead` in a docstring is no read
                 scope = hit.symbol if hit.symbol != MODULE_SYMBOL else ""
                 yield Reference(hit.path, name, ATTRIBUTE, hit.line_start, scope, m.group(1))
+
+    def name_uses(self, target: Definition) -> Iterator[Reference]:
+        """A top-level Python name read as a value where the index keeps no reference:
+        `return a, b`, `NOTHING = _Nothing.NOTHING`, `x = f if c else mod.g`, and the same
+        for an alias an import binds to it. Without these, a function only ever passed
+        around has "no callers" and the check says "no impact". Lines the text index
+        finds, in code (not comments, docstrings or string literals), a bare name not bound
+        locally where it is read (a parameter, an assignment, a loop variable); each
+        becomes a `use` resolved like any other."""
+        name = target.name
+        terms: dict[str, frozenset[str] | None] = {name: None}  # term -> paths (None: all)
+        for ref in self.store.references(name=name):  # type: ignore[attr-defined]
+            if ref.kind == IMPORT and ref.alias and ref.alias != name and ref.name == name:
+                paths = terms.get(ref.alias) or frozenset()
+                terms[ref.alias] = paths | {ref.path}
+        for term, paths in terms.items():
+            yield from self._term_uses(term, paths)
+
+    def _term_uses(self, term: str, paths: frozenset[str] | None) -> Iterator[Reference]:
+        hits = self.text.search(
+            SearchRequest(query=term, intent=spec.EXACT_MATCH, terms=(term,),
+                          limit=ATTRIBUTE_SCAN_LIMIT))
+        word = re.escape(term)
+        pattern = re.compile(rf"(?<![\w.])(?:([A-Za-z_][\w.]*)\.)?{word}\b")
+        rebind = re.compile(r"\s*=[^=]")
+        definition = re.compile(rf"\s*(?:async\s+)?(?:def|class)\s+{word}\b")
+        known: dict[str, set[int]] = {}
+        for hit in hits:
+            if language_for(hit.path) != "python" or (paths is not None and hit.path not in paths):
+                continue
+            if hit.path not in known:
+                known[hit.path] = {r.line for r in self.resolver.scope(hit.path).references
+                                   if r.name == term}
+            if hit.line_start in known[hit.path]:
+                continue
+            lines = self.resolver.lines(hit.path)
+            text = lines[hit.line_start - 1] if hit.line_start <= len(lines) else ""
+            if definition.match(text):
+                continue  # its own definition (or a same-named one: not a use)
+            scope = hit.symbol if hit.symbol != MODULE_SYMBOL else ""
+            for m in pattern.finditer(text):
+                receiver = m.group(1) or ""
+                if _in_comment_or_string(text, m.start()) or self._in_docstring(hit, m.start()):
+                    continue
+                if not receiver and (rebind.match(text, m.end())
+                                     or self.bound_locally(hit.path, scope, term)):
+                    continue
+                yield Reference(hit.path, term, USE, hit.line_start, scope, receiver)
+                break
+
+    def _in_docstring(self, hit: Hit, column: int) -> bool:
+        comments = self._comment_maps.get(hit.path)
+        if comments is None:
+            lines = self.resolver.lines(hit.path)
+            offsets = [0]
+            for line in lines:
+                offsets.append(offsets[-1] + len(line) + 1)
+            comments = (CommentMap("\n".join(lines), PYTHON_COMMENTS), offsets)
+            self._comment_maps[hit.path] = comments
+        cmap, offsets = comments
+        at = offsets[hit.line_start - 1] if hit.line_start - 1 < len(offsets) else 0
+        return cmap.is_comment(at + column, at)
+
+    @cached_property
+    def _comment_maps(self) -> dict[str, tuple[CommentMap, list[int]]]:
+        return {}
+
+    def bound_locally(self, path: str, scope: str, name: str) -> bool:
+        """Whether `name` is a parameter or local of the function around `scope` (or of a
+        function enclosing that one): then a bare `name` there is not the module's."""
+        key = (path, scope, name)
+        found = self._locals.get(key)
+        if found is None:
+            found = self._locals[key] = self._bound_locally(path, scope, name)
+        return found
+
+    def _bound_locally(self, path: str, scope: str, name: str) -> bool:
+        fs = self.resolver.scope(path)
+        d = fs.by_qualified.get(scope)
+        while d is not None:
+            if d.kind not in CLASS_KINDS and name in self.function_locals(path, d):
+                return True
+            d = fs.by_qualified.get(d.parent) if d.parent else None
+        return False
+
+    def function_locals(self, path: str, d: Definition) -> frozenset[str]:
+        """The names a Python function binds itself: parameters, assignment, loop, `with`
+        and `except` targets, local imports (not those it declares global or nonlocal).
+        From `ast` on the function's own lines; empty when they do not parse alone."""
+        key = (path, d.qualified_name, d.line_start)
+        found = self._function_locals.get(key)
+        if found is None:
+            source = "\n".join(self.resolver.lines(path)[d.line_start - 1 : d.line_end])
+            found = self._function_locals[key] = _locals_of(source)
+        return found
+
+    @cached_property
+    def _function_locals(self) -> dict[tuple[str, str, int], frozenset[str]]:
+        return {}
+
+    @cached_property
+    def _locals(self) -> dict[tuple[str, str, str], bool]:
+        return {}
 
     @cached_property
     def text(self) -> Retriever:
@@ -217,6 +361,90 @@ class GraphRetriever:
             confidence=edge.confidence,
             via=edge.via,
         )
+
+
+def _accessor(target: Definition) -> str:
+    """"setter" or "deleter" for a Python property's `@name.setter` / `@name.deleter`."""
+    if not target.parent or language_for(target.path) != "python":
+        return ""
+    m = re.search(rf"@\s*{re.escape(target.name)}\.(setter|deleter)\b", target.signature)
+    return m.group(1) if m else ""
+
+
+def _ref_order(ref: Reference) -> tuple[str, int]:
+    return (ref.path, ref.line)
+
+
+def _in_comment_or_string(line: str, at: int) -> bool:
+    """Whether position `at` of one line is after a `#` or inside a quoted string, the
+    `{...}` fields of an f-string excepted (code). A per-line approximation: a string that
+    spans lines is the docstring check's business."""
+    quote = ""
+    fstring = False
+    depth = 0  # inside an f-string's replacement field
+    i = 0
+    while i < at:
+        c = line[i]
+        if quote and depth:
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+        elif quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+            elif fstring and c == "{":
+                if line.startswith("{{", i):
+                    i += 1
+                else:
+                    depth = 1
+        elif c in "\"'":
+            quote = c
+            j = i
+            while j > 0 and line[j - 1].isalpha():
+                j -= 1
+            fstring = "f" in line[j:i].lower()
+        elif c == "#":
+            return True
+        i += 1
+    return bool(quote) and not depth
+
+
+def _locals_of(source: str) -> frozenset[str]:
+    """Names bound in the first function of `source` (its nested functions and classes
+    bind their own)."""
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError):
+        return frozenset()
+    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)),
+              None)
+    if fn is None:
+        return frozenset()
+    args = fn.args
+    bound = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    bound |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    declared: set[str] = set()
+    stack: list[ast.AST] = list(fn.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound.add(node.name)  # its body is its own scope; decorators are not walked
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            bound.add(node.id)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            declared |= set(node.names)
+        stack.extend(ast.iter_child_nodes(node))
+    return frozenset(bound - declared)
 
 
 def is_class(d: Definition) -> bool:
