@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import PurePosixPath
@@ -133,8 +133,11 @@ class FileScope:
 class Resolver:
     """Resolves references in one view of the repository (one set of files)."""
 
-    def __init__(self, source: SymbolSource):
+    def __init__(self, source: SymbolSource,
+                 data_attribute: Callable[[str], bool] | None = None):
         self.source = source
+        # Whether some class assigns `self.<name> = ...` (the graph asks the text index).
+        self.data_attribute = data_attribute or (lambda name: False)
         self._scopes: dict[str, FileScope] = {}
         self._texts: dict[str, list[str]] = {}
         self._globals: dict[tuple[str, str], Entity | None] = {}
@@ -576,9 +579,10 @@ class Resolver:
         if not candidates:
             return UNRESOLVED
         sure = hierarchies == 1 and ref.name not in COMMON_METHOD_NAMES
-        # A read (`f(obj.name)`, `x = obj.name`), not a call: instance attributes set in
-        # `__init__` are no definitions, so "one class defines `name`" says little.
-        sure = sure and ref.kind not in (ATTRIBUTE, USE)
+        sure = sure and ref.kind != ATTRIBUTE
+        # A read (`f(obj.name)`), not a call, of a name some class also stores as data
+        # (`self.name = ...`, no definition): "one class defines `name`" says little.
+        sure = sure and not (ref.kind == USE and self.data_attribute(ref.name))
         return Resolution(candidates, PROBABLE if sure else AMBIGUOUS)
 
     def hierarchy_root(self, method: Definition) -> tuple[str, str]:

@@ -34,6 +34,10 @@ APP = (
     "    def evolve(self, **changes):\n"
     "        return self\n"
     "\n"
+    "    @property\n"
+    "    def revision(self):\n"
+    "        return 1\n"
+    "\n"
     "\n"
     "def command(name):\n"
     "    return App(name)\n"
@@ -67,6 +71,15 @@ USE = (
     "def plugins(entry_points):\n"
     "    for ep in entry_points:\n"
     "        print(ep.title)\n"
+    "\n"
+    "\n"
+    "class Plugin:\n"
+    "    def __init__(self, title):\n"
+    "        self.title = title  # data: `ep.title` above may be this\n"
+    "\n"
+    "\n"
+    "def versions(things):\n"
+    "    return [print(t.revision) for t in things]\n"
     "\n"
     "\n"
     "def helper():\n"
@@ -106,8 +119,9 @@ def test_getter_keeps_its_reads(make_repo):
 
 
 def test_attribute_read_on_unknown_receiver_is_only_possible(make_repo):
-    """`ep.title` (ep of unknown type) is listed apart, `app.title` (app: App) is affected,
-    and the f-string field in App.label is a real read."""
+    """`ep.title` (ep of unknown type, and Plugin stores a `title` of its own) is listed
+    apart, `app.title` (app: App) is affected, and the f-string field in App.label is a
+    real read."""
     repo = make_repo(FILES)
     edit(repo, "pkg/app.py", "    def title(self):", "    def title_renamed(self):")
     report = check_json(repo)
@@ -124,3 +138,11 @@ def test_docstring_mention_is_no_caller(make_repo):
          "    def evolve(self, *, extra, **changes):")
     report = check_json(repo)
     assert "helper" not in direct(report) | direct(report, "possible")
+
+
+def test_read_of_a_name_no_class_stores_stays_affected(make_repo):
+    """`t.revision` (t of unknown type): only App defines `revision` and no class assigns
+    `self.revision`, so the read is a probable caller, not a mere possibility."""
+    repo = make_repo(FILES)
+    edit(repo, "pkg/app.py", "    def revision(self):", "    def revision_renamed(self):")
+    assert "versions" in direct(check_json(repo))

@@ -74,7 +74,7 @@ class GraphRetriever:
 
     def __init__(self, store: object, resolver: Resolver | None = None):
         self.store = store
-        self.resolver = resolver or Resolver(store)  # type: ignore[arg-type]
+        self.resolver = resolver or Resolver(store, self.data_attribute)  # type: ignore[arg-type]
 
     def search(self, request: SearchRequest) -> list[Hit]:
         targets = [request.target] if request.target else self.targets_for(request.terms)
@@ -228,6 +228,30 @@ class GraphRetriever:
                 scope = hit.symbol if hit.symbol != MODULE_SYMBOL else ""
                 yield Reference(hit.path, name, ATTRIBUTE, hit.line_start, scope, m.group(1))
 
+    def data_attribute(self, name: str) -> bool:
+        """Whether some Python class stores `name` as data (`self.name = ...`): then a read
+        `obj.name` on a receiver of unknown type may be that attribute, not a method."""
+        found = self._data_attributes.get(name)
+        if found is None:
+            hits = self.text.search(
+                SearchRequest(query=name, intent=spec.EXACT_MATCH, terms=(name,),
+                              limit=ATTRIBUTE_SCAN_LIMIT))
+            stores = re.compile(rf"\bself\.{re.escape(name)}\s*(?::[^=]+)?=(?!=)")
+            found = any(
+                language_for(h.path) == "python"
+                and stores.search(self._line(h.path, h.line_start)) is not None
+                for h in hits)
+            self._data_attributes[name] = found
+        return found
+
+    @cached_property
+    def _data_attributes(self) -> dict[str, bool]:
+        return {}
+
+    def _line(self, path: str, line: int) -> str:
+        lines = self.resolver.lines(path)
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
     def name_uses(self, target: Definition) -> Iterator[Reference]:
         """A top-level Python name read as a value where the index keeps no reference:
         `return a, b`, `NOTHING = _Nothing.NOTHING`, `x = f if c else mod.g`, and the same
@@ -314,7 +338,8 @@ class GraphRetriever:
 
     def function_locals(self, path: str, d: Definition) -> frozenset[str]:
         """The names a Python function binds itself: parameters, assignment, loop, `with`
-        and `except` targets, local imports (not those it declares global or nonlocal).
+        and `except` targets (not those it declares global or nonlocal; a local import
+        binds the imported definition, which the resolver follows).
         From `ast` on the function's own lines; empty when they do not parse alone."""
         key = (path, d.qualified_name, d.line_start)
         found = self._function_locals.get(key)
@@ -439,8 +464,6 @@ def _locals_of(source: str) -> frozenset[str]:
             bound.add(node.id)
         elif isinstance(node, ast.ExceptHandler) and node.name:
             bound.add(node.name)
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
         elif isinstance(node, ast.Global | ast.Nonlocal):
             declared |= set(node.names)
         stack.extend(ast.iter_child_nodes(node))
