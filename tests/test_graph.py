@@ -188,3 +188,14 @@ def test_terms_without_target_find_definitions_by_name(graph):
 
 def test_index_dir_is_inside_git_dir(graph):
     assert Path(graph.store.index_dir).parts[-2] == ".git"
+
+
+def test_a_qualified_term_matches_whole_name_segments_only(make_repo):
+    repo = make_repo({
+        "app/fields.py": "class Field:\n    def check(self):\n        pass\n\n\n"
+                         "class CharField(Field):\n    def check(self):\n        pass\n",
+    })
+    with Store.open(repo) as store:
+        indexer.update(store)
+        found = GraphRetriever(store).targets_for(("Field.check",))
+    assert [d.qualified_name for d in found] == ["app.fields.Field.check"]

@@ -92,7 +92,9 @@ class GraphRetriever:
             name = term.rsplit(".", 1)[-1]
             defs = self.store.definitions(name=name)  # type: ignore[attr-defined]
             if "." in term:
-                defs = [d for d in defs if d.qualified_name.endswith(term)] or defs
+                # A whole-segment suffix: "Field.deconstruct" is not CharField's.
+                defs = [d for d in defs if d.qualified_name == term
+                        or d.qualified_name.endswith("." + term)] or defs
             out.extend(defs)
         return out
 
