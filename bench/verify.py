@@ -232,7 +232,9 @@ def section(raw: dict, verdicts: dict[Key, Verdict] | None = None) -> str:
         "## Oracle misses verified by hand", "",
         "Extras are callers a tool reports and the oracle does not. Verdicts from "
         f"`bench/verified.json` (extras of `{JUDGED_TOOL}`, per scenario all of them or a "
-        f"seeded {SAMPLE_PER_SCENARIO}, each read in the corpus source): {verdict_line}. "
+        f"seeded {SAMPLE_PER_SCENARIO}, each read in the corpus source; the file also keeps "
+        f"verdicts on callers earlier versions reported): {verdict_line}. The table counts "
+        "the verdicts on this run's extras. "
         "P adjusted counts verified-real extras as callers (unverified ones stay false "
         "positives); P estimated also counts unverified extras as real at their scenario's "
         "verified-real rate (else the project's). R adjusted is recall against the oracle "
