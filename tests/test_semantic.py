@@ -371,9 +371,11 @@ def test_source_ranks_before_a_slightly_nearer_test(make_repo):
 def test_a_hook_run_after_a_one_file_change_never_imports_numpy(make_repo) -> None:
     # numpy costs ~0.2 s to import: a commit's few new chunks are embedded and appended in
     # plain Python, and the query is searched the same way.
-    repo = make_repo(FILES)
+    # The changed file holds 30 functions, already embedded: one is edited.
+    big = "".join(f"def helper_{i}(x):\n    return x + {i}\n\n\n" for i in range(30))
+    repo = make_repo({**FILES, "app/helpers.py": big})
     indexer.index_repo(str(repo))
-    write_files(repo, {"app/log_error.py": "def log_error(message, level):\n    log(level)\n"})
+    write_files(repo, {"app/helpers.py": big.replace("def helper_7(x):", "def helper_7(x, y):")})
     git(repo, "add", "-A")
     code = ("import sys; from maguyva_guard import impact; "
             f"r = impact.check({str(repo)!r}, preset='thorough'); "
@@ -384,8 +386,8 @@ def test_a_hook_run_after_a_one_file_change_never_imports_numpy(make_repo) -> No
     with Store.open(repo) as store:
         path = vectors.file_for(store.index_dir, *embedding.tag(hashembed.HashEmbedder()))
         assert semantic._is_complete(store, path)  # the new chunk got its vector
-        assert len(stored(store).keys) == len(FUNCTIONS) + 1
-        assert len(set(stored(store).keys)) == len(FUNCTIONS) + 1
+        keys = stored(store).keys
+        assert len(keys) == len(set(keys)) == len(FUNCTIONS) + 30 + 1
 
 
 def test_appended_vectors_read_back_as_numpy_wrote_them(tmp_path) -> None:

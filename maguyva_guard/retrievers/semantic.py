@@ -38,7 +38,9 @@ if TYPE_CHECKING:
 EAGER_SECONDS: Final = 1.0  # embedding time an index update may spend (then lazily)
 SEARCH_SECONDS: Final = 3.0  # ... and a search, inside the engine's 5 s modality deadline
 BATCH: Final = 2048  # chunks embedded (and saved) at a time
-PLAIN_FILL_MAX: Final = 16  # missing chunks embedded without numpy (~15 ms each), at most
+# An update's changed files hold chunks already embedded (one edited function in a file of
+# 200): of those, at most this many missing ones are embedded without numpy (~15 ms each).
+PLAIN_FILL_MAX: Final = 16
 # A search embeds missing chunks through the network only when they are this few (about one
 # quick request): a larger remote batch would outlive the engine's modality deadline, and
 # the index update of the next run embeds them anyway.
@@ -148,7 +150,7 @@ def _fill(store: Store, backend: embedding.Backend, view: View, budget: float | 
     """
     path = vectors.file_for(store.index_dir, *embedding.tag(backend))
     with _lock:
-        if isinstance(backend, HashEmbedder) and len(view.places) <= PLAIN_FILL_MAX:
+        if isinstance(backend, HashEmbedder) and not view.whole:
             done = _fill_plain(store, backend, view, path, budget, progress)
             if done is not None:
                 return done
