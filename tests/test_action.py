@@ -17,7 +17,6 @@ from conftest import GIT_ENV, git
 from github_server import FakeGitHub
 
 from maguyva_guard import action
-from maguyva_guard.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text())
@@ -217,7 +216,6 @@ def test_the_outputs_module_prints_github_output_lines(tmp_path, capsys):
 # --- with the real check -------------------------------------------------------------------
 
 
-@pytest.mark.skipif("check" not in main.commands, reason="`maguyva-guard check` is not there yet")
 @pytest.mark.parametrize(("fail_on", "status"), [("medium", "1"), ("none", "0")])
 def test_the_check_step_writes_the_report_the_summary_and_the_outputs(make_repo, tmp_path,
                                                                       fail_on, status):

@@ -285,7 +285,6 @@ def test_pre_push_hands_the_previous_hook_its_arguments_and_stdin(pushed, tmp_pa
 # --- with the real check -------------------------------------------------------------------
 
 
-@pytest.mark.skipif("check" not in main.commands, reason="`maguyva-guard check` is not there yet")
 @pytest.mark.parametrize(("fail_on", "blocked"), [("low", True), ("none", False)])
 def test_the_hook_runs_the_real_check_and_blocks_at_the_level(make_repo, fail_on, blocked):
     repo = make_repo({

@@ -9,7 +9,6 @@ one module-scoped PRE_COMMIT_HOME.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import os
 import subprocess
 import sys
@@ -18,14 +17,9 @@ from pathlib import Path
 import pytest
 from conftest import GIT_ENV, git
 
-from maguyva_guard.cli import main
-
 ROOT = Path(__file__).resolve().parent.parent  # this project's repository
 INSTALL_SECONDS = 900  # a cold pip install of the tree-sitter language pack is slow
 
-CHECK_MISSING = (importlib.util.find_spec("maguyva_guard.impact") is None
-                 or "check" not in main.commands)
-needs_check = pytest.mark.skipif(CHECK_MISSING, reason="`maguyva-guard check` has not landed yet")
 
 
 def test_the_manifest_is_valid_for_pre_commit():
@@ -72,7 +66,6 @@ def signature_change(make_repo) -> Path:
     return repo
 
 
-@needs_check
 def test_try_repo_reports_the_affected_caller(signature_change, pre_commit_home):
     # --ref: the committed HEAD. Without it try-repo adds this checkout's modified tracked
     # files but not its untracked ones, a state that nobody commits or installs.
@@ -95,7 +88,6 @@ def use_config(repo: Path, hook_id: str, fail_on: str) -> None:
     git(repo, "add", ".pre-commit-config.yaml")  # pre-commit refuses an unstaged config
 
 
-@needs_check
 @pytest.mark.parametrize(("fail_on", "code"), [("low", 1), ("high", 0), ("none", 0)])
 def test_the_fail_on_argument_decides_the_exit_code(signature_change, pre_commit_home,
                                                     fail_on, code):
@@ -106,10 +98,6 @@ def test_the_fail_on_argument_decides_the_exit_code(signature_change, pre_commit
     assert "pkg/cli.py" in proc.stdout
 
 
-@needs_check
-@pytest.mark.skipif(CHECK_MISSING or "--from-env" not in {
-    opt for p in main.commands["check"].params for opt in p.opts},
-    reason="`check --from-env` is not wired yet")
 @pytest.mark.parametrize(("fail_on", "blocked"), [("low", True), ("none", False)])
 def test_the_pre_push_hook_checks_the_pushed_range(signature_change, pre_commit_home, tmp_path,
                                                    fail_on, blocked):
