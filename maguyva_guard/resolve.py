@@ -143,7 +143,8 @@ class Resolver:
         self._globals: dict[tuple[str, str], Entity | None] = {}
         self._resolved: dict[Reference, Resolution] = {}
         # method name -> (its definitions in classes, how many class hierarchies hold them)
-        self._members: dict[str, tuple[tuple[Definition, ...], int]] = {}
+        self._members: dict[str, tuple[Definition, ...]] = {}
+        self._one_hierarchy: dict[str, bool] = {}
 
     # --- the view ------------------------------------------------------------------------
 
@@ -569,21 +570,34 @@ class Resolver:
 
     def by_name(self, ref: Reference) -> Resolution:
         """An attribute on a receiver of unknown type: every method of that name."""
-        if ref.name not in self._members:
-            members = tuple(
+        candidates = self._members.get(ref.name)
+        if candidates is None:
+            candidates = self._members[ref.name] = tuple(
                 d for d in self.source.definitions(name=ref.name) if d.parent and _is_member(d)
             )
-            hierarchies = len({self.hierarchy_root(d) for d in members})
-            self._members[ref.name] = (members, hierarchies)
-        candidates, hierarchies = self._members[ref.name]
         if not candidates:
             return UNRESOLVED
-        sure = hierarchies == 1 and ref.name not in COMMON_METHOD_NAMES
-        sure = sure and ref.kind != ATTRIBUTE
+        sure = ref.name not in COMMON_METHOD_NAMES and ref.kind != ATTRIBUTE
+        # Cheapest first: the hierarchy walk stops at a second root; the data-attribute
+        # test is a text search.
+        sure = sure and self.one_hierarchy(ref.name, candidates)
         # A read (`f(obj.name)`), not a call, of a name some class also stores as data
         # (`self.name = ...`, no definition): "one class defines `name`" says little.
         sure = sure and not (ref.kind == USE and self.data_attribute(ref.name))
         return Resolution(candidates, PROBABLE if sure else AMBIGUOUS)
+
+    def one_hierarchy(self, name: str, members: tuple[Definition, ...]) -> bool:
+        """Whether every member named `name` sits in one class hierarchy (memoised; stops
+        at the second root found, so a name defined in 80 classes reads two or three)."""
+        found = self._one_hierarchy.get(name)
+        if found is None:
+            roots: set[tuple[str, str]] = set()
+            for d in members:
+                roots.add(self.hierarchy_root(d))
+                if len(roots) > 1:
+                    break
+            found = self._one_hierarchy[name] = len(roots) == 1
+        return found
 
     def hierarchy_root(self, method: Definition) -> tuple[str, str]:
         """The top of the class hierarchy that defines `method` (for uniqueness checks)."""
