@@ -1,10 +1,15 @@
-"""Running the planned modalities (SPEC 4): the registry, one thread each, one deadline.
+"""Running the planned modalities (SPEC 4): the registry, one deadline for all.
 
-Each planned modality runs in its own daemon thread with one deadline for all (`timeout`);
-one that raises, or is still running at the deadline, is reported with the reason and the
-others answer. Daemon threads rather than a ThreadPoolExecutor: the executor joins its
-workers at interpreter exit, so a hung backend (a network call) would hold the pre-commit
-hook open after the answer was printed.
+A modality that may block on the network (a retriever whose `may_block` is true: semantic
+search through Voyage) runs in its own daemon thread; the local ones (SQLite and numpy work
+on the index) run one after another in the calling thread meanwhile. One deadline holds for
+all (`timeout`): a modality that raises, is still running at the deadline, or has not
+started by then is reported with the reason, and the others answer. Local work in threads
+of its own was slower, not faster: under the GIL each SQLite call that gives the lock away
+waits for it again behind the other threads (a one-symbol check on Django spent 0.1 s more).
+Daemon threads rather than a ThreadPoolExecutor: the executor joins its workers at
+interpreter exit, so a hung backend would hold the pre-commit hook open after the answer
+was printed.
 
 The registry imports a retriever module only when its modality is planned: an exact-match
 query never imports, let alone calls, the semantic backend. A module that cannot be
@@ -36,26 +41,41 @@ Factory = Callable[[], Retriever]
 
 def run(modalities: tuple[str, ...], factories: Mapping[str, Factory], request: SearchRequest,
         timeout: float) -> tuple[dict[str, list[Hit]], dict[str, str]]:
-    """Run the modalities in parallel; (hits per modality that answered, reason per failure)."""
+    """Run the modalities under one deadline; (hits per modality that answered, reason per
+    failure), both in the order of `modalities`."""
+    deadline = time.monotonic() + timeout
     outcomes: dict[str, list[Hit] | BaseException] = {}
     lock = threading.Lock()
 
-    def work(modality: str) -> None:
+    def answer(modality: str, retriever: Retriever) -> None:
         try:
-            factory = factories.get(modality)
-            if factory is None:
-                raise LookupError("not available")
-            outcome: list[Hit] | BaseException = list(factory().search(request))
+            outcome: list[Hit] | BaseException = list(retriever.search(request))
         except Exception as exc:  # any failure of one modality is reported, not raised
             outcome = exc
         with lock:
             outcomes[modality] = outcome
 
-    threads = [threading.Thread(target=work, args=(m,), name=f"maguyva-guard-{m}", daemon=True)
-               for m in modalities]
-    for thread in threads:
-        thread.start()
-    deadline = time.monotonic() + timeout
+    local: list[tuple[str, Retriever]] = []
+    threads: list[threading.Thread] = []
+    for modality in modalities:
+        try:
+            factory = factories.get(modality)
+            if factory is None:
+                raise LookupError("not available")
+            retriever = factory()
+        except Exception as exc:  # a modality that cannot be built is reported, not raised
+            outcomes[modality] = exc
+            continue
+        if getattr(retriever, "may_block", False):
+            thread = threading.Thread(target=answer, args=(modality, retriever), daemon=True,
+                                      name=f"maguyva-guard-{modality}")
+            thread.start()
+            threads.append(thread)
+        else:
+            local.append((modality, retriever))
+    for modality, retriever in local:
+        if time.monotonic() < deadline:  # not started by the deadline: timed out
+            answer(modality, retriever)
     for thread in threads:
         thread.join(max(deadline - time.monotonic(), 0.0))
     with lock:

@@ -26,8 +26,10 @@ class Recorder:
     """A retriever that records its requests and answers canned hits (or fails, or hangs)."""
 
     def __init__(self, modality: str, hits: list[Hit] | None = None, *,
-                 error: Exception | None = None, hang: threading.Event | None = None) -> None:
+                 error: Exception | None = None, hang: threading.Event | None = None,
+                 may_block: bool = False) -> None:
         self.modality = modality
+        self.may_block = may_block  # a network-bound modality: run in a thread of its own
         self.hits = hits if hits is not None else [
             Hit(f"{modality}.py", 1, 2, f"{modality}_fn", 1.0, modality)]
         self.error, self.hang = error, hang
@@ -178,7 +180,7 @@ def test_a_failing_modality_is_reported_and_the_others_answer() -> None:
 
 def test_a_timing_out_modality_is_reported_and_the_others_answer() -> None:
     release = threading.Event()
-    rs = recorders(semantic=Recorder("semantic", hang=release))
+    rs = recorders(semantic=Recorder("semantic", hang=release, may_block=True))
     started = time.monotonic()
     try:
         response = engine.search(None, "how does authentication work", retrievers=rs,
@@ -188,6 +190,45 @@ def test_a_timing_out_modality_is_reported_and_the_others_answer() -> None:
     assert time.monotonic() - started < 5  # it did not wait for the hung modality
     assert response.modalities_failed == {"semantic": "timed out after 0.2s"}
     assert {r.path for r in response.results} == {"text.py", "structural.py"}
+
+
+class Slow(Recorder):
+    """A local retriever that takes `seconds` and notes the thread it ran in."""
+
+    def __init__(self, modality: str, seconds: float) -> None:
+        super().__init__(modality)
+        self.seconds, self.thread = seconds, None
+
+    def search(self, request: SearchRequest) -> list[Hit]:
+        self.thread = threading.current_thread()
+        time.sleep(self.seconds)
+        return super().search(request)
+
+
+def test_local_modalities_run_in_the_calling_thread_and_a_network_one_beside_them() -> None:
+    release = threading.Event()
+    rs = recorders(structural=Slow("structural", 0), text=Slow("text", 0),
+                   semantic=Recorder("semantic", hang=release, may_block=True))
+    try:
+        response = engine.search(None, "how does authentication work", retrievers=rs,
+                                 timeout=0.3)
+    finally:
+        release.set()
+    assert rs["structural"].thread is threading.current_thread()
+    assert rs["text"].thread is threading.current_thread()
+    assert rs["semantic"].calls  # it was started, in a thread of its own, and abandoned
+    assert response.modalities_failed == {"semantic": "timed out after 0.3s"}
+
+
+def test_a_local_modality_not_started_by_the_deadline_is_reported_as_timed_out() -> None:
+    slow = Slow("slow", 0.3)
+    late = Recorder("late")
+    factories = {"slow": lambda: slow, "late": lambda: late}
+    ranked, failed = modalities.run(("slow", "late"), factories,
+                                    SearchRequest("q", "understand_code"), 0.1)
+    assert list(ranked) == ["slow"]  # a started local modality finishes
+    assert failed == {"late": "timed out after 0.1s"}
+    assert late.calls == []
 
 
 def test_a_modality_missing_from_the_registry_is_not_available() -> None:

@@ -405,3 +405,13 @@ def test_appended_vectors_read_back_as_numpy_wrote_them(tmp_path) -> None:
     assert path.read_bytes() == (tmp_path / "whole.npy").read_bytes()  # byte for byte
     assert not vectors.append(tmp_path / "missing.npy", keys[:1], [bits[0].tobytes()])
     assert not vectors.append(path, keys[:1], [b"short"])  # another shape: refused
+
+
+def test_only_a_voyage_backed_semantic_modality_may_block(make_repo) -> None:
+    store = Store.open(make_repo(FILES))
+    try:
+        assert semantic.SemanticRetriever(store, SemanticConfig()).may_block is False
+        voyage = SemanticConfig(backend="voyage")
+        assert semantic.SemanticRetriever(store, voyage).may_block is True
+    finally:
+        store.close()

@@ -239,6 +239,12 @@ class SemanticRetriever:
         self.store = store
         self.config = _configured(store, config)
 
+    @property
+    def may_block(self) -> bool:
+        """True when the query's vector comes over the network (Voyage): the engine then
+        runs this modality in a thread of its own, under the deadline."""
+        return embedding.settings(self.config).backend == embedding.VOYAGE
+
     def search(self, request: SearchRequest) -> list[Hit]:
         """Ranked hits, score = 1 - Hamming distance / bits (1.0: identical vectors).
 
