@@ -233,13 +233,15 @@ def check(
     sizes = {} if max_file_size is None else {"max_size": max_file_size}
     with Store.open(repo, exclusive=True) as store:
         t0 = time.perf_counter()
+        files = git.diff_files(repo, revs.base, revs.head)
+        old_blobs = {f.old_blob: f.old_path for f in files if f.old_path and f.old_blob != NULL}
+        indexer.warm_parsers(store, {**old_blobs, **{f.new_blob: f.new_path for f in files
+                                                     if f.new_path and f.new_blob != NULL}})
         if revs.head is None:
             indexer.update(store, progress=progress, **sizes)
         else:
             indexer.update_tree(store, revs.head, progress=progress, **sizes)
         centrality.refresh(store)
-        files = git.diff_files(repo, revs.base, revs.head)
-        old_blobs = {f.old_blob: f.old_path for f in files if f.old_path and f.old_blob != NULL}
         indexer.ensure_parsed(store, old_blobs, **sizes)
         index_seconds = time.perf_counter() - t0
         t1 = time.perf_counter()

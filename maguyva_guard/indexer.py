@@ -129,6 +129,7 @@ def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
         store.meta_set("view", label)
         store.meta_set("view_digest", digest)
         store.meta_set("counts", f"{len(entries)} {symbols} {references}")
+    store.remember_view(digest, new)
     store.parse_count = outcome.parsed
     _semantic_refresh(store, progress, everything=embed_all)
     if embed_all:  # so that the next `index` of this view need not ask again
@@ -220,6 +221,21 @@ def language_of(path: str) -> str | None:
     from maguyva_guard import languages
 
     return languages.language_for(path)
+
+
+def warm_parsers(store: Store, blobs: Mapping[str, str]) -> None:
+    """Start compiling, in the background, the queries of the languages of those blobs
+    (blob -> a path) that the index has not parsed yet: the update or the change mapper
+    that parses them will find the query compiled (symbol_query.warm)."""
+    if not blobs:
+        return
+    known = store.writer().known(blobs)
+    wanted = {language_of(path) for blob, path in blobs.items() if blob not in known}
+    wanted.discard(None)
+    if wanted:
+        from maguyva_guard import symbol_query
+
+        symbol_query.warm(w for w in wanted if w is not None)
 
 
 def _new_blobs(writer: StoreWriter, old: Mapping[str, FileInfo],

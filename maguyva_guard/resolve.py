@@ -26,7 +26,6 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import PurePosixPath
 from typing import Protocol
 
 from maguyva_guard.importpaths import JS_LANGUAGES, PACKAGE_LANGUAGES, ImportPaths
@@ -188,7 +187,7 @@ class Resolver:
         for path, name in sorted(self.module_of_path.items(), key=lambda i: i[0].endswith("i")):
             out.setdefault(name, path)
         for path in sorted(self.module_of_path, key=lambda p: p.endswith("i")):
-            full = ".".join(PurePosixPath(path).with_suffix("").parts)
+            full = _without_suffix(path).replace("/", ".")
             out.setdefault(full.removesuffix(".__init__"), path)
         return out
 
@@ -650,3 +649,12 @@ COMMON_METHOD_NAMES = frozenset(
     apply filter map reduce next iter exists parse match search replace lower upper
     """.split()
 )
+
+
+def _without_suffix(path: str) -> str:
+    """`path` without its file name's last suffix, as PurePosixPath.with_suffix("") would
+    give it for a git path (string work: pathlib costs ~30 ms over Django's 2.8k modules)."""
+    slash, dot = path.rfind("/"), path.rfind(".")
+    if dot <= slash + 1 or dot == len(path) - 1:  # no suffix, a dot file, or "name."
+        return path
+    return path[:dot]

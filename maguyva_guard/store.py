@@ -214,15 +214,22 @@ class Store:
     def files(self) -> dict[str, FileInfo]:
         """The current view. Read once per view digest: the guard asks for it many times
         (every modality, every changed symbol), and 7k rows cost ~20 ms a read on Django.
-        Callers must not modify the returned mapping."""
+        In path order. Callers must not modify the returned mapping."""
         digest = self.meta_get("view_digest")
         cached = self._files_cache
         if digest is not None and cached is not None and cached[0] == digest:
             return cached[1]
-        rows = self.conn.execute("SELECT path, blob, language, category FROM files")
+        rows = self.conn.execute("SELECT path, blob, language, category FROM files"
+                                 " ORDER BY path")
         files = {p: FileInfo(b, lang, c) for p, b, lang, c in rows}
         self._files_cache = (digest, files) if digest is not None else None
         return files
+
+    def remember_view(self, digest: str, files: dict[str, FileInfo]) -> None:
+        """What files() will answer for the view just written (its rows are `files`): the
+        index update built it, so the first read after the update need not. In path order,
+        as files() reads them."""
+        self._files_cache = (digest, dict(sorted(files.items())))
 
     def category(self, path: str) -> str | None:
         row = self.conn.execute("SELECT category FROM files WHERE path = ?", (path,)).fetchone()

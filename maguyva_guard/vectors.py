@@ -18,7 +18,7 @@ import hashlib
 import os
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -129,9 +129,8 @@ def top_k_file(path: Path, query: bytes, k: int) -> tuple[list[bytes], list[tupl
     1024-bit integers take ~30 ms. ([], []) when the file is missing or of another shape."""
     import heapq
 
-    try:
-        data = path.read_bytes()
-    except OSError:
+    data = _read(path)
+    if data is None:
         return [], []
     record = _record_size(data, len(query))
     if record is None:
@@ -150,25 +149,69 @@ def top_k_file(path: Path, query: bytes, k: int) -> tuple[list[bytes], list[tupl
 
 def read_keys(path: Path, nbytes: int) -> set[bytes] | None:
     """The keys stored in a vectors file of `nbytes`-byte bit rows, without numpy; None
-    when the file is missing or of another shape."""
-    try:
-        data = path.read_bytes()
-    except OSError:
+    when the file is missing or of another shape. Kept while the file is unchanged: the
+    caller must not modify the set."""
+    data = _read(path)
+    if data is None:
         return None
+    cached = _files.get(path)
+    if cached is not None and cached.data is data and cached.keys is not None \
+            and cached.nbytes == nbytes:
+        return cached.keys
     record = _record_size(data, nbytes)
     if record is None:
         return None
     size, start = record
-    return {data[o : o + KEY_BYTES] for o in range(start, len(data) - size + 1, size)}
+    keys = {data[o : o + KEY_BYTES] for o in range(start, len(data) - size + 1, size)}
+    if cached is not None and cached.data is data:
+        _files[path] = replace(cached, keys=keys, nbytes=nbytes)
+    return keys
+
+
+@dataclass(frozen=True)
+class _Cached:
+    stamp: tuple[int, int, int]  # inode, size, mtime: os.replace of a new version changes it
+    data: bytes
+    keys: set[bytes] | None = None  # read_keys' answer for rows of `nbytes` bytes
+    nbytes: int = 0
+
+
+# One check reads a vectors file several times (which keys it holds before and after the
+# changed chunks are embedded, then the nearest rows of each query): ~6 MB on Django, and
+# its key set ~15 ms to build. Both are kept per file while its stamp is unchanged.
+_files: dict[Path, _Cached] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def _read(path: Path) -> bytes | None:
+    """The bytes of a vectors file, None when it is missing (see _files)."""
+    stamp = _stamp(path)
+    cached = _files.get(path)
+    if stamp is not None and cached is not None and cached.stamp == stamp:
+        return cached.data
+    try:
+        data = path.read_bytes()
+    except OSError:
+        _files.pop(path, None)
+        return None
+    if stamp is not None:
+        _files[path] = _Cached(stamp, data)
+    return data
 
 
 def append(path: Path, keys: list[bytes], rows: list[bytes]) -> bool:
     """Add records to an existing vectors file without numpy, atomically (a new file in the
     same folder, then os.replace), as numpy itself would write it. False, and nothing
     written, when the file is missing or not of this shape: then use save()."""
-    try:
-        data = path.read_bytes()
-    except OSError:
+    data = _read(path)
+    if data is None:
         return False
     nbytes = len(rows[0]) if rows else 0
     record = _record_size(data, nbytes) if rows else None
@@ -177,17 +220,26 @@ def append(path: Path, keys: list[bytes], rows: list[bytes]) -> bool:
         return False
     size, start = record
     count = (len(data) - start) // size + len(keys)
-    header = _npy_header(nbytes, count)
+    written = b"".join((_npy_header(nbytes, count),
+                        memoryview(data)[start : start + (count - len(keys)) * size],
+                        b"".join(k + r for k, r in zip(keys, rows, strict=True))))
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(header)
-            out.write(memoryview(data)[start : start + (count - len(keys)) * size])
-            out.write(b"".join(k + r for k, r in zip(keys, rows, strict=True)))
+            out.write(written)
+            out.flush()
+            st = os.fstat(out.fileno())  # of the file itself: another writer may follow
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    cached, stamp = _files.get(path), (st.st_ino, st.st_size, st.st_mtime_ns)
+    # What this process wrote, under the stamp of the file it wrote.
+    known = None
+    if cached is not None and cached.data is data and cached.keys is not None \
+            and cached.nbytes == nbytes:
+        known = cached.keys | set(keys)
+    _files[path] = _Cached(stamp, written, known, nbytes)
     return True
 
 

@@ -243,3 +243,16 @@ def test_the_guard_never_crashes_and_affected_lines_lie_inside_their_files(repo,
         assert sides_with_path, a
         assert any(1 <= a.line <= line_count(s[a.path]) for s in sides_with_path), a
     indexer.update_tree(repo.store, head)  # the indexer on the whole head tree, too
+
+
+SEGMENT = st.text(alphabet="ab._-", min_size=1, max_size=6).filter(lambda s: s not in (".", ".."))
+
+
+@given(st.lists(SEGMENT, min_size=1, max_size=4))
+def test_a_module_path_loses_its_suffix_as_pathlib_would_take_it(parts: list[str]) -> None:
+    from pathlib import PurePosixPath
+
+    from maguyva_guard.resolve import _without_suffix
+
+    path = "/".join(parts)
+    assert _without_suffix(path) == str(PurePosixPath(path).with_suffix(""))

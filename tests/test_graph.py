@@ -199,3 +199,28 @@ def test_a_qualified_term_matches_whole_name_segments_only(make_repo):
         indexer.update(store)
         found = GraphRetriever(store).targets_for(("Field.check",))
     assert [d.qualified_name for d in found] == ["app.fields.Field.check"]
+
+
+def test_centralities_are_measured_again_only_once_the_view_drifts(make_repo):
+    from conftest import git, write_files
+
+    from maguyva_guard import centrality
+
+    files = {f"pkg/m{i:02}.py": f"def f{i}():\n    return {i}\n" for i in range(40)}
+    repo = make_repo(files)
+    with Store.open(repo) as store:
+        indexer.update(store)
+        assert centrality.refresh(store) > 0  # never measured: measured now
+        assert centrality.refresh(store) == 0  # the same view: kept
+        # Two of 40 files changed: within REFRESH_DRIFT (5%), the centralities are kept.
+        write_files(repo, {"pkg/m00.py": "def f0():\n    return -1\n",
+                           "pkg/m01.py": "def f1():\n    return -1\n"})
+        git(repo, "add", "pkg")
+        indexer.update(store)
+        assert not centrality.needs_refresh(store)
+        # A third path (a removed one counts too): past 5%, measured again.
+        git(repo, "rm", "-q", "--cached", "pkg/m02.py")
+        indexer.update(store)
+        assert centrality.needs_refresh(store)
+        assert centrality.refresh(store) > 0
+        assert not centrality.needs_refresh(store)

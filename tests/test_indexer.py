@@ -77,6 +77,22 @@ def test_one_changed_file_parses_only_that_blob(make_repo):
         assert stats.references == len(store.references())
 
 
+def test_the_view_an_update_leaves_is_the_one_the_index_holds(make_repo):
+    repo = make_repo(FILES)
+    with Store.open(repo) as store:
+        indexer.update(store)
+        write_files(repo, {"pkg/aaa.py": "def a():\n    pass\n",
+                           "pkg/cli.py": FILES["pkg/cli.py"] + "\n# changed\n"})
+        git(repo, "add", "pkg/aaa.py", "pkg/cli.py")
+        git(repo, "rm", "-q", "--cached", "pkg/config.py")
+        indexer.update(store)
+        kept = store.files()  # what the update left in memory
+    with Store.open(repo) as fresh:
+        read = fresh.files()  # what another process reads from the index file
+    assert list(kept.items()) == list(read.items())  # same entries, same (path) order
+    assert list(read) == sorted(read) and "pkg/aaa.py" in read and "pkg/config.py" not in read
+
+
 def test_same_content_at_a_new_path_is_not_parsed_again(make_repo):
     repo = make_repo(FILES)
     with Store.open(repo) as store:

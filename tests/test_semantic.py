@@ -3,6 +3,7 @@ content hash, backend switches, Voyage only when opted in (tests/voyage_server.p
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -405,6 +406,29 @@ def test_appended_vectors_read_back_as_numpy_wrote_them(tmp_path) -> None:
     assert path.read_bytes() == (tmp_path / "whole.npy").read_bytes()  # byte for byte
     assert not vectors.append(tmp_path / "missing.npy", keys[:1], [bits[0].tobytes()])
     assert not vectors.append(path, keys[:1], [b"short"])  # another shape: refused
+
+
+def test_a_vectors_file_is_read_once_until_another_writer_replaces_it(tmp_path) -> None:
+    rng = np.random.default_rng(4)
+    path = tmp_path / "v.npy"
+    keys = [bytes(rng.integers(0, 256, 16, dtype=np.uint8)) for _ in range(6)]
+    bits = rng.integers(0, 256, (6, 128), dtype=np.uint8)
+    vectors.save(path, keys[:2], bits[:2])
+    first = vectors.read_keys(path, 128)
+    assert first == set(keys[:2])
+    assert vectors.read_keys(path, 128) is first  # unchanged file: the kept answer
+    assert vectors.append(path, keys[2:3], [bits[2].tobytes()])  # this process appends
+    assert vectors.read_keys(path, 128) == set(keys[:3])
+    # Another process saves a new version (a new file through os.replace): read again.
+    other = tmp_path / "other.npy"
+    vectors.save(other, keys[3:6], bits[3:6])
+    os.replace(other, path)
+    assert vectors.read_keys(path, 128) == set(keys[3:6])
+    nearest, _ = vectors.top_k_file(path, bits[4].tobytes(), 1)
+    assert nearest == [keys[4]]
+    path.unlink()
+    assert vectors.read_keys(path, 128) is None
+    assert vectors.top_k_file(path, bits[4].tobytes(), 1) == ([], [])
 
 
 def test_only_a_voyage_backed_semantic_modality_may_block(make_repo) -> None:
