@@ -5,7 +5,10 @@ jedi stops a project-wide reference search after parsing 30 files that contain t
 (`_OPENED_FILE_LIMIT`); both are module globals read at search time, so setting them high
 makes the search exhaustive. The sys path is the project's own source plus the stdlib
 only, so that `import click` inside the click corpus resolves to the corpus, never to a
-copy installed in the benchmark's virtualenv.
+copy installed in the benchmark's virtualenv; pytest alone is added (a folder that links
+the installed `pytest` and `_pytest` packages and nothing else), so that jedi's pytest
+plugin can recognise `@pytest.fixture` and type a test's fixture parameters (flask's
+`def test_x(app): @app.route(...)`, with `app` from conftest.py).
 
 Each reference outside the definition itself becomes a caller: (path, enclosing function,
 method or class, or `<module>`), found by parsing the referencing file with `ast`.
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import sysconfig
 import time
@@ -37,6 +41,11 @@ CACHE_DIR = Path(__file__).resolve().parent / ".cache" / "oracle"
 # corrupt it (EOFError on the next load). The one-at-a-time script shares JEDI_CACHE; each
 # oracle worker gets a folder of its own under it.
 JEDI_CACHE = Path(__file__).resolve().parent / ".cache" / "jedi"
+PYTEST_ONLY = Path(__file__).resolve().parent / ".cache" / "pytest-only"
+# Part of the cache key: answers of an oracle set up differently are not reused.
+# 2: pytest on the sys path (fixture parameters typed); `goto` at every occurrence of the
+# name beside `get_references` (see goto_sweep).
+ORACLE_SETUP = 2
 
 
 @dataclass(frozen=True, order=True)
@@ -70,7 +79,26 @@ def sys_path_for(root: Path) -> list[str]:
     own = [str(root / "src")] if (root / "src").is_dir() else []
     stdlib = [sysconfig.get_path("stdlib"), sysconfig.get_path("platstdlib")]
     dynload = [p for p in sys.path if p.endswith("lib-dynload")]
-    return own + [str(root)] + list(dict.fromkeys(stdlib + dynload))
+    return own + [str(root)] + list(dict.fromkeys(stdlib + dynload)) + _pytest_only()
+
+
+def _pytest_only() -> list[str]:
+    """A sys path entry holding only pytest (links to the installed packages), or none when
+    pytest is not installed."""
+    try:
+        import _pytest
+        import pytest
+    except ImportError:
+        return []
+    PYTEST_ONLY.mkdir(parents=True, exist_ok=True)
+    for module in (pytest, _pytest):
+        link = PYTEST_ONLY / module.__name__
+        target = Path(module.__file__).parent
+        if not link.exists() or link.resolve() != target.resolve():
+            if link.is_symlink():
+                link.unlink()
+            link.symlink_to(target, target_is_directory=True)
+    return [str(PYTEST_ONLY)]
 
 
 def make_project(root: Path):  # -> jedi.Project
@@ -142,7 +170,7 @@ class OracleCache:
         self.file = CACHE_DIR / f"{project}.json"
         self._version = jedi.__version__
         data = json.loads(self.file.read_text()) if self.file.exists() else {}
-        fresh = data.get("jedi") == self._version
+        fresh = data.get("jedi") == self._version and data.get("setup") == ORACLE_SETUP
         self.entries: dict[str, dict] = data.get("entries", {}) if fresh else {}
 
     @staticmethod
@@ -162,7 +190,8 @@ class OracleCache:
     def save(self) -> None:
         self.file.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.file.with_suffix(f".{os.getpid()}.tmp")  # two runs may save at once
-        tmp.write_text(json.dumps({"jedi": self._version, "entries": self.entries}))
+        tmp.write_text(json.dumps({"jedi": self._version, "setup": ORACLE_SETUP,
+                                   "entries": self.entries}))
         tmp.replace(self.file)
 
 
@@ -177,8 +206,79 @@ def timed_references(root: str, path: str, line: int, col: int) -> tuple[list, f
         use_cache_dir(JEDI_CACHE / f"worker-{os.getpid()}")
         _WORKER_PROJECT[root] = make_project(Path(root))
     start = time.perf_counter()
-    refs = references(Path(root), path, line, col, _WORKER_PROJECT[root])
+    project = _WORKER_PROJECT[root]
+    refs = references(Path(root), path, line, col, project)
+    refs = sorted({*refs, *goto_sweep(Path(root), path, line, col, project, set(refs))},
+                  key=lambda r: (r.path, r.line, r.col))
     return [[r.path, r.line, r.col] for r in refs], time.perf_counter() - start
+
+
+_WORKER_TEXTS: dict[str, dict[str, str]] = {}
+
+
+def _py_texts(root: Path) -> dict[str, str]:
+    key = str(root)
+    if key not in _WORKER_TEXTS:
+        texts = {}
+        for file in sorted(root.rglob("*.py")):
+            rel = file.relative_to(root).as_posix()
+            if rel.startswith(".git/"):
+                continue
+            texts[rel] = file.read_text(encoding="utf-8", errors="replace")
+        _WORKER_TEXTS[key] = texts
+    return _WORKER_TEXTS[key]
+
+
+def goto_sweep(root: Path, path: str, line: int, col: int, project,
+               known: set[Reference]) -> list[Reference]:
+    """References `get_references` left out, found by asking jedi's `goto` at every other
+    whole-word occurrence of the name: kept when it lands on the definition itself.
+
+    `get_references` searches by name and then checks each hit with a cheaper inference
+    than `goto`; it misses, for instance, `@app.route` where `app` is a pytest fixture
+    parameter, which `goto` types through conftest.py. Each reference is still jedi's own
+    answer, never a textual match."""
+    import jedi
+
+    root = root.resolve()
+    texts = _py_texts(root)
+    name = _name_at(texts[path], line, col)
+    if name is None:
+        return []
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    target = (str((root / path).resolve()), line, col)
+    found: list[Reference] = []
+    for rel, text in texts.items():
+        if name not in text:
+            continue
+        for lineno, row in enumerate(text.splitlines(), 1):
+            if name not in row:
+                continue
+            for m in word.finditer(row):
+                ref = Reference(rel, lineno, m.start())
+                if ref in known or (rel, lineno, m.start()) == (path, line, col):
+                    continue
+                # A Script of its own for each question: one Script's inference state
+                # caches jedi's pytest conftest search as a spent generator, so only its
+                # first fixture parameter gets a type (jedi 0.19-0.20).
+                script = jedi.Script(text, path=str(root / rel), project=project)
+                try:
+                    names = script.goto(lineno, m.start(), follow_imports=True)
+                except Exception:  # noqa: BLE001 - jedi can fail on odd code: not a reference
+                    continue
+                if any(n.module_path is not None
+                       and (str(Path(n.module_path).resolve()), n.line, n.column) == target
+                       for n in names):
+                    found.append(ref)
+    return found
+
+
+def _name_at(text: str, line: int, col: int) -> str | None:
+    rows = text.splitlines()
+    if not 0 < line <= len(rows):
+        return None
+    m = re.match(r"\w+", rows[line - 1][col:])
+    return m.group(0) if m else None
 
 
 def _main(argv: list[str]) -> int:

@@ -232,7 +232,8 @@ def section(raw: dict, verdicts: dict[Key, Verdict] | None = None) -> str:
         "## Oracle misses verified by hand", "",
         "Extras are callers a tool reports and the oracle does not. Verdicts from "
         f"`bench/verified.json` (extras of `{JUDGED_TOOL}`, per scenario all of them or a "
-        f"seeded {SAMPLE_PER_SCENARIO}, each read in the corpus source; the file also keeps "
+        f"seeded {SAMPLE_PER_SCENARIO}, each read in the corpus source or, for one uniform "
+        "pattern, checked by an ast pass with its exceptions read; the file also keeps "
         f"verdicts on callers earlier versions reported): {verdict_line}. The table counts "
         "the verdicts on this run's extras. "
         "P adjusted counts verified-real extras as callers (unverified ones stay false "

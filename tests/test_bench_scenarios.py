@@ -187,3 +187,31 @@ def test_measure_reports_the_tools_own_peak_memory_and_kills_on_timeout(tmp_path
     slow = measure.run(["sleep", "5"], tmp_path, timeout=0.2)
     assert slow.timed_out and slow.seconds < 2
     del ballast
+
+
+def test_oracle_goto_sweep_types_pytest_fixture_parameters(tmp_path: Path):
+    """`get_references` misses calls on a conftest fixture parameter; the sweep asks `goto`
+    at each occurrence (a fresh Script each time: jedi types only the first fixture
+    parameter of one Script) and keeps only those landing on the definition."""
+    pytest.importorskip("jedi")
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/app.py": "class App:\n    def route(self, rule):\n        return rule\n",
+        "pkg/other.py": "class Other:\n    def route(self, rule):\n        return rule\n",
+        "tests/conftest.py": ("import pytest\nfrom pkg.app import App\n\n\n@pytest.fixture\n"
+                              "def app():\n    return App()\n"),
+        "tests/test_a.py": ("from pkg.other import Other\n\n\ndef test_one(app):\n"
+                            "    app.route('/a')\n\n\ndef test_two(app):\n    app.route('/b')\n\n\n"
+                            "def test_other():\n    Other().route('/c')\n"),
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    oracle.set_limits(lifted=True)
+    project = oracle.make_project(tmp_path)
+    known = set(oracle.references(tmp_path, "pkg/app.py", 2, 8, project))
+    swept = oracle.goto_sweep(tmp_path, "pkg/app.py", 2, 8, project, known)
+    assert {(r.path, r.line) for r in known | set(swept)} >= {("tests/test_a.py", 5),
+                                                             ("tests/test_a.py", 9)}
+    assert ("tests/test_a.py", 13) not in {(r.path, r.line) for r in known | set(swept)}
+    assert all(r not in known for r in swept)
