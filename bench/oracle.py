@@ -44,8 +44,8 @@ JEDI_CACHE = Path(__file__).resolve().parent / ".cache" / "jedi"
 PYTEST_ONLY = Path(__file__).resolve().parent / ".cache" / "pytest-only"
 # Part of the cache key: answers of an oracle set up differently are not reused.
 # 2: pytest on the sys path (fixture parameters typed); `goto` at every occurrence of the
-# name beside `get_references` (see goto_sweep).
-ORACLE_SETUP = 2
+# name beside `get_references` (see goto_sweep). 3: the sweep skips same-named definitions.
+ORACLE_SETUP = 3
 
 
 @dataclass(frozen=True, order=True)
@@ -246,6 +246,9 @@ def goto_sweep(root: Path, path: str, line: int, col: int, project,
     if name is None:
         return []
     word = re.compile(rf"\b{re.escape(name)}\b")
+    # A def or class of the same name is a definition, not a reference: jedi's `goto` on an
+    # overriding method's name answers with the method it overrides.
+    defines = re.compile(rf"\b(?:def|class)\s+{re.escape(name)}\b")
     target = (str((root / path).resolve()), line, col)
     found: list[Reference] = []
     for rel, text in texts.items():
@@ -254,17 +257,18 @@ def goto_sweep(root: Path, path: str, line: int, col: int, project,
         for lineno, row in enumerate(text.splitlines(), 1):
             if name not in row:
                 continue
+            defined = {d.end() - len(name) for d in defines.finditer(row)}
             for m in word.finditer(row):
                 ref = Reference(rel, lineno, m.start())
-                if ref in known or (rel, lineno, m.start()) == (path, line, col):
+                if ref in known or m.start() in defined:
                     continue
-                # A Script of its own for each question: one Script's inference state
-                # caches jedi's pytest conftest search as a spent generator, so only its
-                # first fixture parameter gets a type (jedi 0.19-0.20).
-                script = jedi.Script(text, path=str(root / rel), project=project)
                 try:
+                    # A Script of its own for each question: one Script's inference state
+                    # caches jedi's pytest conftest search as a spent generator, so only
+                    # its first fixture parameter gets a type (jedi 0.19-0.20).
+                    script = jedi.Script(text, path=str(root / rel), project=project)
                     names = script.goto(lineno, m.start(), follow_imports=True)
-                except Exception:  # noqa: BLE001 - jedi can fail on odd code: not a reference
+                except Exception:  # noqa: BLE001 - jedi fails on some code (KeyError on a module it half-loaded): not a reference
                     continue
                 if any(n.module_path is not None
                        and (str(Path(n.module_path).resolve()), n.line, n.column) == target

@@ -215,3 +215,16 @@ def test_oracle_goto_sweep_types_pytest_fixture_parameters(tmp_path: Path):
                                                              ("tests/test_a.py", 9)}
     assert ("tests/test_a.py", 13) not in {(r.path, r.line) for r in known | set(swept)}
     assert all(r not in known for r in swept)
+
+
+def test_oracle_goto_sweep_skips_overriding_definitions(tmp_path: Path):
+    """jedi's `goto` on an overriding method's own name answers with the base method: such
+    a definition is not a reference."""
+    pytest.importorskip("jedi")
+    (tmp_path / "m.py").write_text("class Base:\n    def tick(self):\n        pass\n\n\n"
+                                   "class Child(Base):\n    def tick(self):\n"
+                                   "        return Base.tick(self)\n")
+    oracle.set_limits(lifted=True)
+    project = oracle.make_project(tmp_path)
+    swept = oracle.goto_sweep(tmp_path, "m.py", 2, 8, project, set())
+    assert {(r.line, r.col) for r in swept} == {(8, 20)}
