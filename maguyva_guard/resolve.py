@@ -34,8 +34,10 @@ from maguyva_guard.records import (
     AMBIGUOUS,
     CLASS,
     EXACT,
+    FUNCTION,
     IMPORT,
     INTERFACE,
+    METHOD,
     PROBABLE,
     TYPE,
     USE,
@@ -144,6 +146,7 @@ class Resolver:
         # method name -> (its definitions in classes, how many class hierarchies hold them)
         self._members: dict[str, tuple[Definition, ...]] = {}
         self._one_hierarchy: dict[str, bool] = {}
+        self._returns: dict[tuple[str, str], Entity | None] = {}
 
     # --- the view ------------------------------------------------------------------------
 
@@ -430,10 +433,7 @@ class Resolver:
             return None
         if expr.endswith(")"):
             callee = expr[: expr.find("(")].strip()
-            e = self.resolve_expression(path, scope, callee, hops + 1) if callee else None
-            if e is not None and e.definition is not None and e.definition.kind in CLASS_KINDS:
-                return Entity("instance", path=e.path, definition=e.definition, sure=e.sure)
-            return None
+            return self._called(self.callee(path, scope, callee, hops + 1), hops)
         expr = expr.replace("::", ".")
         if not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*", expr):
             return None
@@ -503,10 +503,90 @@ class Resolver:
                 m = pattern.search(line)
                 if m is None:
                     continue
-                e = self.resolve_expression(path, scope, m.group(1), hops + 1)
+                if pattern is annotated:
+                    e = self.resolve_expression(path, scope, m.group(1), hops + 1)
+                else:  # `var = f(...)`, `with f(...) as var`
+                    e = self._called(self.callee(path, scope, m.group(1), hops + 1), hops)
                 if e is not None and e.definition is not None and e.definition.kind in CLASS_KINDS:
                     return Entity("instance", path=e.path, definition=e.definition, sure=False)
         return None
+
+    def callee(self, path: str, scope: str, expr: str, hops: int = 0) -> Entity | None:
+        """What `expr(...)` calls: as resolve_expression, and `self.m` / `cls.m` as the
+        method `m` of the enclosing class (a receiver `self.m` is an attribute instead)."""
+        if not expr or hops > MAX_HOPS:
+            return None
+        e = self.resolve_expression(path, scope, expr, hops)
+        head, _, name = expr.partition(".")
+        if e is None and head in SELF_NAMES and name and "." not in name:
+            cls = self.enclosing_class(path, scope)
+            method = self.class_member(cls, name, hops + 1) if cls is not None else None
+            if method is not None:
+                e = Entity("definition", path=method.path, definition=method)
+        return e
+
+    def _called(self, e: Entity | None, hops: int) -> Entity | None:
+        """What calling `e` gives: an instance of a class, or of the class a function
+        returns (see return_type)."""
+        if e is None or e.definition is None:
+            return None
+        if e.definition.kind in CLASS_KINDS:
+            return Entity("instance", path=e.path, definition=e.definition, sure=e.sure)
+        if e.definition.kind in (FUNCTION, METHOD):
+            return self.return_type(e.definition, hops + 1)
+        return None
+
+    def return_type(self, fn: Definition, hops: int = 0) -> Entity | None:
+        """An instance of the class a Python function returns (probable): the one its
+        return annotation names (`-> Session`), else the one every `return` with a value
+        agrees on: `return Session()`, `return cls(...)`, `return self`, `return other()`
+        (that function's type), `return resp` (the local's type). `s = requests.session();
+        s.get()` then reaches Session.get. Memoised; a cycle returns None."""
+        key = (fn.path, fn.qualified_name)
+        if key in self._returns:
+            return self._returns[key]
+        self._returns[key] = None  # while it is worked out: recursion ends here
+        found = None
+        if language_of(fn.path) == "python" and hops <= MAX_HOPS:
+            m = _RETURN_ANNOTATION.search(fn.signature)
+            if m is not None:
+                found = _instance(self.resolve_expression(fn.path, fn.qualified_name,
+                                                          m.group(1), hops + 1))
+            else:
+                found = self._returned(fn, hops)
+        self._returns[key] = found
+        return found
+
+    def _returned(self, fn: Definition, hops: int) -> Entity | None:
+        body = self.lines(fn.path)[fn.line_start : fn.line_end]  # after the def line
+        classes: dict[tuple[str, str], Definition] = {}
+        for line in body:
+            m = _RETURN_VALUE.match(line)
+            if m is None:
+                continue
+            value = m.group(1).strip()
+            if value in ("", "None"):  # a bare `return` or `return None` says nothing
+                continue
+            callee = _whole_call(value)
+            if callee is not None:
+                e = self._called(self.callee(fn.path, fn.qualified_name, callee, hops + 1),
+                                 hops + 1)
+            elif value in SELF_NAMES:
+                cls = self.enclosing_class(fn.path, fn.qualified_name)
+                e = Entity("instance", path=cls.path, definition=cls) if cls else None
+            elif _IDENT.fullmatch(value):
+                e = self.local_type(fn.path, fn.qualified_name, value, hops + 1)
+            else:
+                return None
+            if e is None or e.definition is None:
+                return None  # one value of unknown type: the function's type is unknown
+            classes[(e.definition.path, e.definition.qualified_name)] = e.definition
+            if len(classes) > 1:
+                return None
+        if len(classes) != 1:
+            return None
+        (cls,) = classes.values()
+        return Entity("instance", path=cls.path, definition=cls, sure=False)
 
     # --- references -------------------------------------------------------------------------
 
@@ -609,6 +689,35 @@ class Resolver:
                 break
             cls = bases[0]
         return (cls.path, cls.qualified_name) if cls else (method.path, method.parent)
+
+
+_RETURN_ANNOTATION = re.compile(r"->\s*['\"]?([A-Za-z_][\w.]*)['\"]?\s*:?\s*$")
+_RETURN_VALUE = re.compile(r"\s*return\b(.*?)(?:#.*)?$")
+_RETURNED_CALL = re.compile(r"(?:await\s+)?([A-Za-z_][\w.]*)\s*\(")
+
+
+def _whole_call(value: str) -> str | None:
+    """The callee when `value` is one call and nothing after it (`Name(...)`, `mod.f(a,`
+    with its arguments running on): not `Name().attr`, `f(x) or y`, `f(x)[0]`."""
+    m = _RETURNED_CALL.match(value)
+    if m is None:
+        return None
+    depth = 0
+    for i in range(m.end() - 1, len(value)):
+        c = value[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return m.group(1) if not value[i + 1:].strip() else None
+    return m.group(1)  # the arguments run on to the next lines
+
+
+def _instance(e: Entity | None) -> Entity | None:
+    if e is None or e.definition is None or e.definition.kind not in CLASS_KINDS:
+        return None
+    return Entity("instance", path=e.path, definition=e.definition, sure=False)
 
 
 def _root_above(folder: str, roots: set[str]) -> str | None:

@@ -180,6 +180,105 @@ def test_transitive_callers_carry_depth_and_chain(graph):
     assert "app.cli.top" not in {h.symbol for h in shallow}
 
 
+RETURN_FILES = {
+    "net/__init__.py": "from .sessions import Session, session\n",
+    "net/sessions.py": (
+        "class Session:\n"
+        "    def get(self, url):\n"
+        "        return url\n"
+        "\n"
+        "    @classmethod\n"
+        "    def fresh(cls):\n"
+        "        return cls()\n"
+        "\n"
+        "class Cache:\n"
+        "    def get(self, key):\n"
+        "        return key\n"
+        "\n"
+        "def session():\n"
+        "    return Session()\n"
+        "\n"
+        "def typed() -> 'Session':\n"
+        "    return make_one()\n"
+        "\n"
+        "def either(flag):\n"
+        "    if flag:\n"
+        "        return Session()\n"
+        "    return Cache()\n"
+        "\n"
+        "def maybe(flag):\n"
+        "    if flag:\n"
+        "        return None\n"
+        "    return Session()\n"
+        "\n"
+        "def via():\n"
+        "    return session()  # another function's type\n"
+        "\n"
+        "def local():\n"
+        "    s = Session()\n"
+        "    return s\n"
+        "\n"
+        "def not_session():\n"
+        "    return Session().get('x')\n"
+    ),
+    "use.py": (
+        "import net\n"
+        "from net.sessions import typed, either, maybe, Session\n"
+        "\n"
+        "def built():\n"
+        "    s = net.session()\n"
+        "    return s.get('u')\n"
+        "\n"
+        "def annotated():\n"
+        "    s = typed()\n"
+        "    return s.get('u')\n"
+        "\n"
+        "def from_classmethod():\n"
+        "    return Session.fresh().get('u')\n"
+        "\n"
+        "def optional():\n"
+        "    s = maybe(1)\n"
+        "    return s.get('u')\n"
+        "\n"
+        "def mixed():\n"
+        "    s = either(1)\n"
+        "    return s.get('u')\n"
+        "\n"
+        "def chained():\n"
+        "    s = net.sessions.via()\n"
+        "    return s.get('u')\n"
+        "\n"
+        "def from_local():\n"
+        "    s = net.sessions.local()\n"
+        "    return s.get('u')\n"
+        "\n"
+        "def a_string():\n"
+        "    s = net.sessions.not_session()\n"
+        "    return s.get('u')\n"
+    ),
+}
+
+
+def test_a_function_return_type_types_the_variable_it_is_assigned_to(make_repo):
+    """`s = requests.session(); s.get()`: the function's `return Session()` (or its `->`
+    annotation, a classmethod's `return cls()`, another function's type, a typed local)
+    makes `s` a Session (probable); a function returning two classes, or the result of a
+    call on a Session, types nothing."""
+    repo = make_repo(RETURN_FILES)
+    with Store.open(repo) as store:
+        indexer.update(store, indexer.staged_view(store))
+        graph = GraphRetriever(store)
+        found = callers(graph, "net.sessions.Session.get")
+        cache = callers(graph, "net.sessions.Cache.get")
+    for fn in ("built", "annotated", "optional", "from_classmethod", "chained", "from_local"):
+        assert found[("use.py", f"use.{fn}")] in (EXACT, PROBABLE), fn
+        assert ("use.py", f"use.{fn}") not in cache, fn
+    assert found[("use.py", "use.built")] == PROBABLE
+    assert found.get(("use.py", "use.mixed")) == AMBIGUOUS  # Session or Cache: unknown
+    assert cache.get(("use.py", "use.mixed")) == AMBIGUOUS
+    assert found.get(("use.py", "use.a_string")) == AMBIGUOUS  # Session().get(): not a Session
+
+
 def test_terms_without_target_find_definitions_by_name(graph):
     hits = graph.search(SearchRequest(query="who calls parse_config", intent="find_references",
                                       terms=("parse_config",), limit=0))
