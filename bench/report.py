@@ -107,8 +107,10 @@ def _overall_md(runs: list[ProjectRun]) -> str:
 
 
 HOW = """How to read: callers are (file, enclosing function/method/class or `<module>`), the
-oracle is jedi `get_references` with its file limits lifted, mapped to enclosing symbols
-with `ast`. P/R are pooled over all callers; R@10 is per scenario over min(10, callers);
+oracle is jedi `get_references` with its file limits lifted, plus jedi's `goto` at every
+other whole-word occurrence of the name where it lands on the definition (pytest on its
+path, so fixture parameters are typed), mapped to enclosing symbols with `ast`. P/R are
+pooled over all callers; R@10 is per scenario over min(10, callers);
 false-safe = scenarios with callers where the tool (without crashing) reported none; a
 crash counts as an empty answer. Times are wall time of one fresh process per scenario
 (crg: detect-changes plus one `query callers_of` per changed node); peak MB is the largest

@@ -5,8 +5,9 @@ class, a decorator, an annotation...) refer to that definition? Answering it by 
 is what `git grep` does, and gets about three callers in four right. Here a reference is
 resolved through the file's own bindings: its definitions, its imports (with aliases,
 relative imports and re-exports through `__init__`), `self`/`cls`/`super()` through the
-class and its bases, module-qualified names, constructor calls, and local variables whose
-type shows in the function (`obj = ClassName(...)`, `obj: ClassName`).
+class and its bases, module-qualified names, constructor calls, local variables whose
+type shows in the function (`obj = ClassName(...)`, `obj: ClassName`), and what a function
+returns (`obj = make()` with `def make() -> ClassName` or `return ClassName(...)`).
 
 Each answer carries how sure it is:
 - exact: every step followed a static binding;
