@@ -34,6 +34,7 @@ from maguyva_guard.languages import language_for as language_of
 from maguyva_guard.records import (
     AMBIGUOUS,
     CLASS,
+    CONSTANT,
     EXACT,
     FUNCTION,
     IMPORT,
@@ -341,6 +342,10 @@ class Resolver:
             sub = self.modules.get(f"{module}.{name}") if module else None
             return Entity("module", path=sub) if sub else None
         d = entity.definition
+        if d is not None and d.kind == CONSTANT:  # an object literal: `const o = { f() {} }`
+            found = self.scope(d.path).children.get((d.qualified_name, name))
+            return None if found is None else Entity("definition", path=found.path,
+                                                     definition=found, sure=entity.sure)
         if d is None or d.kind not in CLASS_KINDS:
             return None
         method = self.class_member(d, name, hops)
@@ -404,7 +409,8 @@ class Resolver:
 
     def lookup_name(self, path: str, scope: str, name: str, hops: int = 0) -> Entity | None:
         """A bare name at `scope`: enclosing functions, then the module (class bodies are
-        not enclosing scopes for the methods inside them, as in Python)."""
+        not enclosing scopes for the methods inside them, as in Python; an object literal's
+        members, children of a constant, bind no name at all, as in JavaScript)."""
         fs = self.scope(path)
         q = scope
         first = True
@@ -412,7 +418,7 @@ class Resolver:
             d = fs.by_qualified.get(q)
             if d is None:
                 break
-            if first or d.kind not in CLASS_KINDS:
+            if d.kind != CONSTANT and (first or d.kind not in CLASS_KINDS):
                 found = fs.children.get((q, name))
                 if found is not None:
                     return Entity("definition", path=path, definition=found)
@@ -611,6 +617,12 @@ class Resolver:
             return _resolution(self.resolve_dotted(ref.target))
         if not ref.receiver:
             e = self.lookup_name(ref.path, ref.scope, ref.name)
+            if e is None and language_of(ref.path) in JS_LANGUAGES:
+                # Bound some way the index does not record (`const { f } = obj`, a
+                # parameter, a global): maybe an object's method of that name, never sure.
+                found = self.by_name(ref)
+                return Resolution(found.definitions, AMBIGUOUS) if found.definitions \
+                    else found
             return _resolution(e)
         receiver = ref.receiver
         if receiver and receiver == self.receiver_variable(ref.path, ref.scope):

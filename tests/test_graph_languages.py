@@ -131,3 +131,51 @@ def test_callers_resolve_across_files(make_repo, language):
     assert expected <= set(found), found
     assert not (not_expected & set(found)), found
     assert all(found[s] != AMBIGUOUS for s in expected)
+
+
+OBJECT_METHODS = {
+    "src/immediate.ts": (
+        "export const Immediate = {\n"
+        "  setImmediate(cb: () => void): number { return 1; },\n"
+        "};\n"
+    ),
+    "src/provider.ts": (
+        "import { Immediate } from './immediate';\n"
+        "const { setImmediate } = Immediate;\n"
+        "export const provider = {\n"
+        "  setImmediate(cb: () => void) {\n"
+        "    return setImmediate(cb);\n"
+        "  },\n"
+        "};\n"
+    ),
+    "src/user.ts": (
+        "import { Immediate } from './immediate';\n"
+        "export function run() {\n"
+        "  return Immediate.setImmediate(() => {});\n"
+        "}\n"
+    ),
+}
+
+
+def test_a_bare_name_is_no_object_literal_member_and_stays_a_possible_caller(make_repo):
+    """In `provider = { setImmediate(cb) { return setImmediate(cb); } }` the inner
+    `setImmediate` is not the member around it (object literal members bind no name); bound
+    by destructuring, it is kept as an ambiguous caller of `Immediate.setImmediate`, so the
+    check says "lower bound" rather than "no callers"; the destructuring itself reads
+    `Immediate.setImmediate`, a member of an object literal, exactly."""
+    repo = make_repo(OBJECT_METHODS)
+    with Store.open(repo) as store:
+        indexer.update(store)
+        (target,) = [d for d in store.definitions(name="setImmediate")
+                     if d.path == "src/immediate.ts"]
+        (member,) = [d for d in store.definitions(name="setImmediate")
+                     if d.path == "src/provider.ts"]
+        graph = GraphRetriever(store)
+        found = {h.symbol: h.confidence for h in graph.search(SearchRequest(
+            query="", intent="find_references", target=target, limit=0))}
+        own = {h.symbol: h.confidence for h in graph.search(SearchRequest(
+            query="", intent="find_references", target=member, limit=0))}
+    assert found.get(member.qualified_name) == AMBIGUOUS, found
+    assert found.get("<module>") == "exact", found  # const { setImmediate } = Immediate
+    assert found.get("src.user.run") == "exact", found  # a call of an object's method
+    assert own.get(member.qualified_name) != "exact", own  # not a call of itself

@@ -75,3 +75,9 @@
   property: (property_identifier) @name) @reference.use)
 (export_statement value: (identifier) @name @reference.use)
 (export_statement !source (export_clause (export_specifier name: (identifier) @name @reference.use)))
+; `a || b`, `a ?? b`, `a && b` as values: `(delegate?.f || f)(...)` calls one of them
+(binary_expression left: (identifier) @name @reference.use operator: ["||" "??" "&&"])
+(binary_expression operator: ["||" "??" "&&"] right: (identifier) @name @reference.use)
+; `const { f } = obj` reads obj.f (the receiver is the value destructured)
+(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @name)
+  value: [(identifier) (member_expression)] @receiver) @reference.use
