@@ -64,12 +64,17 @@ def ensure_repo(name: str, version: str) -> Path:
     archive = download_sdist(name, version)
     REPOS.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=REPOS) as tmp:
-        top = _unpack(archive, Path(tmp))
-        _git(["init", "-q", "-b", "main"], top)
-        _git(["add", "-A", "-f"], top)
-        _git(["commit", "-q", "--no-verify", "-m", f"{name} {version} sdist"], top)
-        shutil.move(str(top), dest)
+        commit_as_repo(_unpack(archive, Path(tmp)), dest, f"{name} {version} sdist")
     return dest
+
+
+def commit_as_repo(top: Path, dest: Path, message: str) -> None:
+    """Commit everything under `top` (reproducibly: fixed author and dates) and move it to
+    `dest`, the cached corpus repository."""
+    _git(["init", "-q", "-b", "main"], top)
+    _git(["add", "-A", "-f"], top)
+    _git(["commit", "-q", "--no-verify", "-m", message], top)
+    shutil.move(str(top), dest)
 
 
 if __name__ == "__main__":

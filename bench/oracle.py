@@ -31,6 +31,7 @@ from pathlib import Path
 if __name__ == "__main__":  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import scenarios  # noqa: E402
 from bench.pysource import Enclosing, parse_or_none  # noqa: E402
 
 LIFTED_LIMIT = 10**9
@@ -213,20 +214,7 @@ def timed_references(root: str, path: str, line: int, col: int) -> tuple[list, f
     return [[r.path, r.line, r.col] for r in refs], time.perf_counter() - start
 
 
-_WORKER_TEXTS: dict[str, dict[str, str]] = {}
-
-
-def _py_texts(root: Path) -> dict[str, str]:
-    key = str(root)
-    if key not in _WORKER_TEXTS:
-        texts = {}
-        for file in sorted(root.rglob("*.py")):
-            rel = file.relative_to(root).as_posix()
-            if rel.startswith(".git/"):
-                continue
-            texts[rel] = file.read_text(encoding="utf-8", errors="replace")
-        _WORKER_TEXTS[key] = texts
-    return _WORKER_TEXTS[key]
+_WORKER_TEXTS: dict[str, dict[str, str]] = {}  # root -> its tracked .py files, per worker
 
 
 def goto_sweep(root: Path, path: str, line: int, col: int, project,
@@ -241,8 +229,10 @@ def goto_sweep(root: Path, path: str, line: int, col: int, project,
     import jedi
 
     root = root.resolve()
-    texts = _py_texts(root)
-    name = _name_at(texts[path], line, col)
+    if str(root) not in _WORKER_TEXTS:
+        _WORKER_TEXTS[str(root)] = scenarios.read_tracked(root)
+    texts = _WORKER_TEXTS[str(root)]
+    name = _name_at(texts.get(path, ""), line, col)
     if name is None:
         return []
     word = re.compile(rf"\b{re.escape(name)}\b")
@@ -268,8 +258,8 @@ def goto_sweep(root: Path, path: str, line: int, col: int, project,
                     # its first fixture parameter gets a type (jedi 0.19-0.20).
                     script = jedi.Script(text, path=str(root / rel), project=project)
                     names = script.goto(lineno, m.start(), follow_imports=True)
-                except Exception:  # noqa: BLE001 - jedi fails on some code (KeyError on a module it half-loaded): not a reference
-                    continue
+                except Exception:  # noqa: BLE001 - jedi fails on some code: not a reference
+                    continue  # (seen: KeyError on a module it loaded half)
                 if any(n.module_path is not None
                        and (str(Path(n.module_path).resolve()), n.line, n.column) == target
                        for n in names):

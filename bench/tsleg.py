@@ -34,7 +34,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,8 +42,10 @@ if __name__ == "__main__":  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import measure  # noqa: E402
-from bench.corpus import CACHE, REPOS, _git  # noqa: E402
+from bench.baselines import mg_bin  # noqa: E402
+from bench.corpus import CACHE, REPOS, _git, _unpack, commit_as_repo  # noqa: E402
 from bench.oracle import Caller  # noqa: E402
+from bench.scenarios import revert, scratch_clone  # noqa: E402
 from bench.scoring import Outcome, score  # noqa: E402
 from bench.tables import table  # noqa: E402
 
@@ -86,16 +87,11 @@ def ensure_repo() -> Path:
         _npm(["pack", f"{PACKAGE}@{VERSION}", "--pack-destination", str(NPM)], NPM)
     REPOS.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=REPOS) as tmp:
-        with tarfile.open(archive) as tf:
-            tf.extractall(tmp, filter="data")
-        top = Path(tmp) / "package"
+        top = _unpack(archive, Path(tmp))  # npm's "package/"
         for item in top.iterdir():
             if item.name not in KEEP:
                 shutil.rmtree(item) if item.is_dir() else item.unlink()
-        _git(["init", "-q", "-b", "main"], top)
-        _git(["add", "-A", "-f"], top)
-        _git(["commit", "-q", "--no-verify", "-m", f"{PACKAGE} {VERSION} from npm"], top)
-        shutil.move(str(top), dest)
+        commit_as_repo(top, dest, f"{PACKAGE} {VERSION} from npm")
     return dest
 
 
@@ -118,7 +114,8 @@ class Scopes:
     def __init__(self, text: str, parser) -> None:
         self.spans: list[tuple[int, int, str]] = []  # 1-based start, end, dotted name
         self.imports: set[int] = set()  # lines of import and re-export statements
-        self._walk(parser.parse(text.encode()).root_node, ())
+        self.root = parser.parse(text.encode()).root_node
+        self._walk(self.root, ())
 
     def _walk(self, node, outer: tuple[str, ...]) -> None:
         for child in node.children:
@@ -161,14 +158,25 @@ class Scenario:
 def _plain_parameters(params) -> bool:
     """Required, simple parameters only: appending a required one stays valid TypeScript."""
     for p in params.named_children:
-        if p.type != "required_parameter":
+        pattern = p.child_by_field_name("pattern")
+        if p.type != "required_parameter" or p.child_by_field_name("value") is not None:
             return False
-        if p.child_by_field_name("value") is not None or p.text.startswith(b"..."):
-            return False
-        if p.child_by_field_name("pattern") is None or \
-                p.child_by_field_name("pattern").type == "this":
+        if pattern is None or pattern.type in ("this", "rest_pattern"):
             return False
     return True
+
+
+def _overloaded(node, name: str) -> bool:
+    """Whether an overload signature of `name` stands beside the definition (in the class
+    body, or among the file's statements, each maybe wrapped in `export`)."""
+    scope = node.parent.parent if node.parent.type == "export_statement" else node.parent
+    for sibling in scope.children:
+        decl = sibling.child_by_field_name("declaration") \
+            if sibling.type == "export_statement" else sibling
+        if decl is not None and decl.type in ("function_signature", "method_signature") \
+                and _name(decl) == name:
+            return True
+    return False
 
 
 def candidates(texts: dict[str, str]) -> list[Scenario]:
@@ -179,9 +187,8 @@ def candidates(texts: dict[str, str]) -> list[Scenario]:
             words.setdefault(w, set()).add(path)
     found = []
     for path, text in sorted(texts.items()):
-        tree = parser.parse(text.encode())
         scopes = Scopes(text, parser)
-        stack = [tree.root_node]
+        stack = [scopes.root]
         while stack:
             node = stack.pop()
             stack.extend(node.children)
@@ -193,15 +200,7 @@ def candidates(texts: dict[str, str]) -> list[Scenario]:
                 continue
             if name == "constructor" or name.startswith("#") or len(name) < 4:
                 continue
-            siblings = [s for s in (node.parent.parent.children if node.parent.type ==
-                                    "export_statement" else node.parent.children)]
-            overloaded = any(s.type in ("function_signature", "method_signature",
-                                        "overloads") and _name(s) == name for s in siblings)
-            overloaded = overloaded or any(
-                c.type == "export_statement" and any(
-                    g.type == "function_signature" and _name(g) == name for g in c.children)
-                for c in siblings)
-            if overloaded or not _plain_parameters(params):
+            if _overloaded(node, name) or not _plain_parameters(params):
                 continue
             if len(words.get(name, ())) < 2:  # used in no other file
                 continue
@@ -237,9 +236,10 @@ def tsc_errors(tsc: Path, clone: Path) -> tuple[set[tuple[str, int, str]], float
     return errors, run.seconds
 
 
-def oracle(errors: set, baseline: set, s: Scenario, scopes) -> frozenset[Caller]:
+def oracle(new_errors: set, s: Scenario, scopes) -> frozenset[Caller]:
+    """The callers the compiler says the change breaks (errors it did not report before)."""
     out = set()
-    for path, line, _code in errors - baseline:
+    for path, line, _code in new_errors:
         if path == s.path and s.start <= line <= s.end:
             continue  # inside the changed definition itself
         out.add(Caller(path, scopes(path).at(line)))
@@ -247,8 +247,7 @@ def oracle(errors: set, baseline: set, s: Scenario, scopes) -> frozenset[Caller]
 
 
 def run_mg(clone: Path, s: Scenario, scopes) -> tuple[tuple[Caller, ...], measure.Run, bool]:
-    mg = str(Path(sys.executable).with_name("maguyva-guard"))
-    run = measure.run([mg, "check", "--repo", str(clone), "--staged", "--format", "json"],
+    run = measure.run([mg_bin(), "check", "--repo", str(clone), "--staged", "--format", "json"],
                       clone, 600.0)
     if run.returncode not in (0, 1):
         return (), run, False
@@ -299,13 +298,11 @@ def main(argv: list[str] | None = None) -> int:
     found = candidates(texts)
     random.Random(args.seed).shuffle(found)
     with tempfile.TemporaryDirectory(prefix="mg-tsleg-") as tmp:
-        clone = Path(tmp) / "clone"
-        subprocess.run(["git", "clone", "-q", str(corpus), str(clone)], check=True)
+        clone = scratch_clone(corpus, Path(tmp) / "clone")
         (clone / "node_modules").symlink_to(TOOLS / "node_modules")
         (clone / ".git" / "info" / "exclude").write_text("node_modules\n")
         baseline, base_seconds = tsc_errors(tsc, clone)
-        index = measure.run([str(Path(sys.executable).with_name("maguyva-guard")), "index"],
-                            clone, 600.0)
+        index = measure.run([mg_bin(), "index"], clone, 600.0)
         outcomes: dict[str, list[Outcome]] = {"grep": [], "maguyva-guard:default": []}
         rows, tsc_seconds, skipped = [], [], 0
         for s in found:
@@ -314,8 +311,9 @@ def main(argv: list[str] | None = None) -> int:
             file = clone / s.path
             file.write_text(change(texts[s.path], s), encoding="utf-8")
             errors, seconds = tsc_errors(tsc, clone)
-            truth = oracle(errors, baseline, s, scopes)
-            if any(p == s.path and s.start <= line <= s.end for p, line, _ in errors - baseline):
+            new = errors - baseline
+            truth = oracle(new, s, scopes)
+            if any(p == s.path and s.start <= line <= s.end for p, line, _ in new):
                 skipped += 1  # the change broke its own definition: not a clean scenario
             elif truth:
                 subprocess.run(["git", "add", "--", s.path], cwd=clone, check=True)
@@ -332,8 +330,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  [{len(rows)}/{args.scenarios}] {s.key}: tsc={len(truth)}, " +
                       ", ".join(f"{t}={len(r['callers'])}" for t, r in row["tools"].items()),
                       file=sys.stderr)
-            subprocess.run(["git", "reset", "-q", "--", s.path], cwd=clone, check=True)
-            subprocess.run(["git", "checkout", "-q", "--", s.path], cwd=clone, check=True)
+            revert(clone, s)
 
     scores = {t: score(o) for t, o in outcomes.items()}
     median_tsc = sorted(tsc_seconds)[len(tsc_seconds) // 2] if tsc_seconds else None
@@ -349,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         f"skipped (the change broke its own definition). {len(baseline)} tsc errors before "
         f"any change. Oracle: tsc errors after the change, outside the definition, mapped "
         f"to enclosing symbols; {sum(len(r['oracle']) for r in rows)} callers in all. "
-        f"tsc median {median_tsc:.2f} s a scenario (whole project); maguyva-guard index "
+        f"tsc median {median_tsc or 0:.2f} s a scenario (whole project); maguyva-guard index "
         f"{index.seconds:.1f} s once.",
         "",
         table(scores, {}),

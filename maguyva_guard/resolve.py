@@ -620,9 +620,8 @@ class Resolver:
             if e is None and language_of(ref.path) in JS_LANGUAGES:
                 # Bound some way the index does not record (`const { f } = obj`, a
                 # parameter, a global): maybe an object's method of that name, never sure.
-                found = self.by_name(ref)
-                return Resolution(found.definitions, AMBIGUOUS) if found.definitions \
-                    else found
+                members = self.by_name(ref).definitions
+                return Resolution(members, AMBIGUOUS) if members else UNRESOLVED
             return _resolution(e)
         receiver = ref.receiver
         if receiver and receiver == self.receiver_variable(ref.path, ref.scope):

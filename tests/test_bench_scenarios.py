@@ -204,9 +204,7 @@ def test_oracle_goto_sweep_types_pytest_fixture_parameters(tmp_path: Path):
                             "    app.route('/a')\n\n\ndef test_two(app):\n    app.route('/b')\n\n\n"
                             "def test_other():\n    Other().route('/c')\n"),
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    _commit(tmp_path, files)
     oracle.set_limits(lifted=True)
     project = oracle.make_project(tmp_path)
     known = set(oracle.references(tmp_path, "pkg/app.py", 2, 8, project))
@@ -221,10 +219,20 @@ def test_oracle_goto_sweep_skips_overriding_definitions(tmp_path: Path):
     """jedi's `goto` on an overriding method's own name answers with the base method: such
     a definition is not a reference."""
     pytest.importorskip("jedi")
-    (tmp_path / "m.py").write_text("class Base:\n    def tick(self):\n        pass\n\n\n"
-                                   "class Child(Base):\n    def tick(self):\n"
-                                   "        return Base.tick(self)\n")
+    _commit(tmp_path, {"m.py": "class Base:\n    def tick(self):\n        pass\n\n\n"
+                              "class Child(Base):\n    def tick(self):\n"
+                              "        return Base.tick(self)\n"})
     oracle.set_limits(lifted=True)
     project = oracle.make_project(tmp_path)
     swept = oracle.goto_sweep(tmp_path, "m.py", 2, 8, project, set())
     assert {(r.line, r.col) for r in swept} == {(8, 20)}
+
+
+def _commit(repo: Path, files: dict[str, str]) -> None:
+    """A git repository holding `files` (the oracle reads what git tracks)."""
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", *GIT_ENV, "commit", "-q", "-m", "x"], cwd=repo, check=True)
