@@ -16,8 +16,8 @@ from pathlib import Path
 
 from tree_sitter_language_pack import get_parser
 
-from maguyva_guard.languages import LANGUAGES, language_for
-from maguyva_guard.symbols import compile_language, extract
+from maguyva_guard.extract.languages import LANGUAGES, language_for
+from maguyva_guard.extract.symbols import compile_language, extract
 
 ROUNDS = 5
 

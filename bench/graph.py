@@ -29,9 +29,9 @@ if __name__ == "__main__":  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.corpus import ensure_repo  # noqa: E402
-from maguyva_guard import centrality  # noqa: E402
+from maguyva_guard.index import centrality
+from maguyva_guard.index.store import Store
 from maguyva_guard.retrievers.graph import GraphRetriever  # noqa: E402
-from maguyva_guard.store import Store  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 QUERY_TARGET_MS = 20.0

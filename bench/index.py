@@ -68,7 +68,8 @@ def floor(repo: Path) -> dict[str, float]:
     """Parse every supported file once (child-process mode: prints JSON)."""
     from tree_sitter_language_pack import get_parser
 
-    from maguyva_guard import classify, git, languages
+    from maguyva_guard import git
+    from maguyva_guard.extract import classify, languages
 
     entries = git.ls_index(repo)
     wanted = {p: e for p, e in entries.items() if languages.language_for(p)
@@ -90,8 +91,10 @@ def breakdown(repo: Path) -> dict[str, dict[str, float]]:
     and timed with process_time; "index (own)" is what remains (git, classification,
     SQLite inserts and commit).
     """
-    from maguyva_guard import blobparse, indexer, storewrite
-    from maguyva_guard.store import Store
+    from maguyva_guard.index import indexer
+    from maguyva_guard.index import parse as blobparse
+    from maguyva_guard.index import writer as storewrite
+    from maguyva_guard.index.store import Store
 
     spent: dict[str, float] = {}
 

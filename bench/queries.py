@@ -50,9 +50,10 @@ if __name__ == "__main__":  # run as a script: make `bench` importable
 from bench import baselines, measure, report  # noqa: E402
 from bench.corpus import ensure_repo  # noqa: E402
 from bench.scoring import percentile  # noqa: E402
-from maguyva_guard import config, engine, modalities, spec  # noqa: E402
-from maguyva_guard.intent import classify  # noqa: E402
+from maguyva_guard import config, spec
 from maguyva_guard.retrievers.base import SearchRequest  # noqa: E402
+from maguyva_guard.search import engine, modalities
+from maguyva_guard.search.intent import classify
 
 QUERY_SET = Path(__file__).resolve().parent / "queries.json"
 CUTOFF = 10  # hit@10, and the engine's limit (`maguyva-guard query` shows 10)
@@ -278,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
             "machine": report.machine(), "load": os.getloadavg()[0], "runs": args.runs,
             "index": index.stderr.strip().splitlines()[-1] if index.stderr.strip() else "-",
             "command": " ".join(["python bench/queries.py", *(argv or sys.argv[1:])])}
-    from maguyva_guard.store import Store
+    from maguyva_guard.index.store import Store
 
     intents = [classify(q.text).intent for q in queries]
     answers: dict[str, list[Answer]] = {}

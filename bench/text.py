@@ -34,10 +34,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.corpus import ensure_repo
-from maguyva_guard import classify, git
+from maguyva_guard import git
+from maguyva_guard.extract import classify
+from maguyva_guard.index.fulltext import match_expression
+from maguyva_guard.index.store import FileInfo
 from maguyva_guard.retrievers.base import SearchRequest
-from maguyva_guard.store import FileInfo
-from maguyva_guard.textindex import match_expression
 
 QUERIES = ("cached_property", "ImproperlyConfigured", "get_queryset", "self",
            "is not a valid", "db")

@@ -15,9 +15,9 @@ from typing import Any, TypeVar
 
 import click
 
-from maguyva_guard import hookinstall
 from maguyva_guard.errors import FatalError
-from maguyva_guard.risk import LEVELS as RISK_LEVELS
+from maguyva_guard.guard.risk import LEVELS as RISK_LEVELS
+from maguyva_guard.integrations import hookinstall
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -151,7 +151,7 @@ class _TtyProgress:
 @fatal_to_usage
 def index(repo: str, rebuild: bool) -> None:
     """Build or update the index (check and query do it by themselves)."""
-    from maguyva_guard import indexer
+    from maguyva_guard.index import indexer
 
     s = indexer.index_repo(repo, rebuild=rebuild, progress=_TtyProgress("parsing"))
     click.echo(
@@ -176,8 +176,8 @@ def query(text: str, repo: str, preset: str, limit: int, as_json: bool, explain:
     """Ask the code-search engine: "def parse_config", "who calls parse_config", ..."""
     import json
 
-    from maguyva_guard import ask
-    from maguyva_guard import explain as explaining
+    from maguyva_guard.commands import explain as explaining
+    from maguyva_guard.commands import query as ask
 
     progress = _TtyProgress("parsing")
     try:
@@ -216,7 +216,7 @@ def check(repo: str, staged: bool, base: str | None, head: str | None, from_env:
           preset: str | None, depth: int | None, fmt: str, output: str | None,
           fail_on: str | None, repo_url: str | None) -> None:
     """What the change can break: staged changes, or --base REV [--head REV]."""
-    from maguyva_guard import checking
+    from maguyva_guard.commands import check as checking
 
     if staged and (base or head or from_env):
         raise UsageError("--staged cannot be combined with --base, --head or --from-env")
@@ -259,7 +259,7 @@ def comment_command(repo_slug: str, pr: int, body_file: str, marker: str | None,
     Talks to $GITHUB_API_URL (default https://api.github.com) and sends the token nowhere
     else. A token that may not write (a fork's) is not an error: exit 0, summary instead.
     """
-    from maguyva_guard import github  # urllib and http: only this command needs them
+    from maguyva_guard.integrations import github
 
     outcome = github.comment(repo_slug, pr, body_file, marker=marker, token_env=token_env,
                              summary_fallback=summary_fallback)

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from maguyva_guard import spec
-from maguyva_guard.classify import MAX_FILE_BYTES
 from maguyva_guard.config_check import Invalid, check_key, check_semantic_key, show
 from maguyva_guard.errors import FatalError
+from maguyva_guard.extract.classify import MAX_FILE_BYTES
 from maguyva_guard.pathglob import matches_any
 
 PYPROJECT: Final = "pyproject.toml"

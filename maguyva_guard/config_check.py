@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from maguyva_guard import risk, spec
+from maguyva_guard import spec
+from maguyva_guard.guard import risk
 from maguyva_guard.pathglob import check_pattern
 
 # Deeper than this, transitive callers cover nearly every symbol of a real code base (NOTES:

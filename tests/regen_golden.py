@@ -11,9 +11,9 @@ import json
 import sys
 from pathlib import Path
 
-from maguyva_guard.languages import LANGUAGES, language_for
+from maguyva_guard.extract.languages import LANGUAGES, language_for
+from maguyva_guard.extract.symbols import extract
 from maguyva_guard.records import FileSymbols
-from maguyva_guard.symbols import extract
 
 FIXTURES = Path(__file__).parent / "fixtures" / "langs"
 

@@ -16,7 +16,7 @@ import yaml
 from conftest import GIT_ENV, git
 from github_server import FakeGitHub
 
-from maguyva_guard import action
+from maguyva_guard.integrations import action
 
 ROOT = Path(__file__).resolve().parent.parent
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text())
@@ -89,7 +89,7 @@ def test_every_output_is_set_by_the_step_it_names():
         assert match, spec["value"]
         script = step(match[1])["run"]
         written = f"{match[2]}=" in script or (
-            "-m maguyva_guard.action" in script and match[2] in action.OUTPUT_NAMES)
+            "-m maguyva_guard.integrations.action" in script and match[2] in action.OUTPUT_NAMES)
         assert written, f"output {name} is never written"
 
 

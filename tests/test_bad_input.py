@@ -10,8 +10,9 @@ import pytest
 from click.testing import CliRunner
 from conftest import git
 
-from maguyva_guard import checking, cli
+from maguyva_guard import cli
 from maguyva_guard.cli import main
+from maguyva_guard.commands import check as checking
 
 FILES = {"app/__init__.py": "", "app/core.py": "def parse(x):\n    return x\n",
          "app/cli.py": "from app.core import parse\n\n\ndef main():\n    return parse(1)\n"}

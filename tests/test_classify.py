@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from maguyva_guard import classify as c
+from maguyva_guard.extract import classify as c
 
 
 @pytest.mark.parametrize("path, category", [

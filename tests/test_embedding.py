@@ -14,9 +14,11 @@ import numpy as np
 import pytest
 from voyage_server import VoyageServer, vector_bytes
 
-from maguyva_guard import embedding, hashembed, vectors, voyage
 from maguyva_guard.config import SemanticConfig
-from maguyva_guard.embedding import SemanticUnavailable
+from maguyva_guard.embed import backend as embedding
+from maguyva_guard.embed import hashed as hashembed
+from maguyva_guard.embed import vectors, voyage
+from maguyva_guard.embed.backend import SemanticUnavailable
 
 KEY = "vk-secret-0123456789"
 
@@ -88,7 +90,7 @@ def test_embedded_vectors_are_identical_across_runs_and_processes() -> None:
     one = hashembed.HashEmbedder().embed([GOLDEN, "readConfigFile"])
     two = hashembed.HashEmbedder().embed(["readConfigFile", GOLDEN])
     assert (one == two[::-1]).all()
-    code = ("import sys; from maguyva_guard.hashembed import HashEmbedder; "
+    code = ("import sys; from maguyva_guard.embed.hashed import HashEmbedder; "
             f"sys.stdout.write(HashEmbedder().embed([{GOLDEN!r}]).tobytes().hex())")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                          text=True, env={"PYTHONHASHSEED": "123", "PATH": ""}).stdout

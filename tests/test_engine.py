@@ -15,11 +15,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from maguyva_guard import engine, modalities, spec
+from maguyva_guard import spec
 from maguyva_guard.errors import FatalError
-from maguyva_guard.intent import Intent
 from maguyva_guard.records import Definition, Hit
 from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.search import engine, modalities
+from maguyva_guard.search.intent import Intent
 
 
 class Recorder:
@@ -384,8 +385,8 @@ REPO = {
 
 @pytest.fixture
 def indexed(make_repo):
-    from maguyva_guard import indexer
-    from maguyva_guard.store import Store
+    from maguyva_guard.index import indexer
+    from maguyva_guard.index.store import Store
 
     store = Store.open(make_repo(REPO))
     indexer.update(store)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from maguyva_guard import engine, explain
+from maguyva_guard.commands import explain
 from maguyva_guard.records import Hit
+from maguyva_guard.search import engine
 
 
 class Canned:

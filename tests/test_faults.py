@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from conftest import GIT_ENV, git, write_files
 
-from maguyva_guard.store import INDEX_DIRNAME, SCHEMA_VERSION
+from maguyva_guard.index.store import INDEX_DIRNAME, SCHEMA_VERSION
 
 MODULES = 1000  # a cold index of these takes a couple of seconds: long enough to be killed
 DEFS_PER_MODULE = 6  # funcN and funcN_0..4
@@ -255,8 +255,9 @@ def test_a_full_disk_while_saving_vectors_only_warns(make_repo, monkeypatch):
     do not, which one file-size limit cannot arrange.)"""
     from click.testing import CliRunner
 
-    from maguyva_guard import embedding, vectors
     from maguyva_guard.cli import main
+    from maguyva_guard.embed import backend as embedding
+    from maguyva_guard.embed import vectors
 
     def no_space(*args: object) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))

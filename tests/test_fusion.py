@@ -7,9 +7,9 @@ import math
 import pytest
 
 from maguyva_guard import spec
-from maguyva_guard.classify import path_category
-from maguyva_guard.fusion import dedupe, fuse
+from maguyva_guard.extract.classify import path_category
 from maguyva_guard.records import Contribution, Hit
+from maguyva_guard.search.fusion import dedupe, fuse
 
 REFS = spec.WEIGHTS["find_references"]  # graph 0.5, text 0.2, structural 0.2, semantic 0.1
 DEFS = spec.WEIGHTS["find_definition"]  # structural 0.6, semantic 0.2, text 0.1, graph 0.1

@@ -19,9 +19,12 @@ from conftest import GIT_ENV
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from maguyva_guard import changes, git, impact, indexer, symbols
+from maguyva_guard import git
+from maguyva_guard.extract import symbols
+from maguyva_guard.guard import changes, impact
+from maguyva_guard.index import indexer
+from maguyva_guard.index.store import Store
 from maguyva_guard.records import REMOVED
-from maguyva_guard.store import Store
 
 EXTENSIONS = {"python": "py", "javascript": "js", "typescript": "ts", "tsx": "tsx", "go": "go",
               "rust": "rs", "java": "java"}
@@ -252,7 +255,7 @@ SEGMENT = st.text(alphabet="ab._-", min_size=1, max_size=6).filter(lambda s: s n
 def test_a_module_path_loses_its_suffix_as_pathlib_would_take_it(parts: list[str]) -> None:
     from pathlib import PurePosixPath
 
-    from maguyva_guard.resolve import _without_suffix
+    from maguyva_guard.retrievers.resolve import _without_suffix
 
     path = "/".join(parts)
     assert _without_suffix(path) == str(PurePosixPath(path).with_suffix(""))

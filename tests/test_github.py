@@ -9,8 +9,9 @@ import pytest
 from click.testing import CliRunner, Result
 from github_server import FakeGitHub
 
-from maguyva_guard import github, githubapi
 from maguyva_guard.cli import main
+from maguyva_guard.integrations import github
+from maguyva_guard.integrations import github_api as githubapi
 
 TOKEN = "ghs_s3cr3t-t0ken-value"
 MARKER = "<!-- maguyva-guard -->"

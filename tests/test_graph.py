@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from maguyva_guard import indexer
+from maguyva_guard.index import indexer
+from maguyva_guard.index.store import Store
 from maguyva_guard.records import AMBIGUOUS, EXACT, PROBABLE
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.graph import GraphRetriever
-from maguyva_guard.store import Store
 
 PY_FILES = {
     "app/__init__.py": "from .config import parse_config\n",
@@ -303,7 +303,7 @@ def test_a_qualified_term_matches_whole_name_segments_only(make_repo):
 def test_centralities_are_measured_again_only_once_the_view_drifts(make_repo):
     from conftest import git, write_files
 
-    from maguyva_guard import centrality
+    from maguyva_guard.index import centrality
 
     files = {f"pkg/m{i:02}.py": f"def f{i}():\n    return {i}\n" for i in range(40)}
     repo = make_repo(files)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from maguyva_guard import indexer
+from maguyva_guard.index import indexer
+from maguyva_guard.index.store import Store
 from maguyva_guard.records import AMBIGUOUS
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.graph import GraphRetriever
-from maguyva_guard.store import Store
 
 CASES = {
     "typescript": (

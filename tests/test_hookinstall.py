@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import GIT_ENV, git
 
-from maguyva_guard import hookinstall
 from maguyva_guard.cli import main
+from maguyva_guard.integrations import hookinstall
 
 FOREIGN = b"#!/bin/sh\r\n# someone else's hook, CRLF and all\r\necho foreign\r\nexit 0\r\n"
 

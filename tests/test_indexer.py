@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from conftest import git, write_files
 
-from maguyva_guard import blobparse, classify, indexer
-from maguyva_guard.store import RECORD_INDEXES, Store
+from maguyva_guard.extract import classify
+from maguyva_guard.index import indexer
+from maguyva_guard.index import parse as blobparse
+from maguyva_guard.index.store import RECORD_INDEXES, Store
 
 FILES = {
     "pkg/__init__.py": "from .config import parse_config\n",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from maguyva_guard import spec
-from maguyva_guard.intent import Intent, classify, is_ordinary
+from maguyva_guard.search.intent import Intent, classify, is_ordinary
 
 DEF, REF, IMP = "find_definition", "find_references", "impact_analysis"
 EXACT, UND, SIM = "exact_match", "understand_code", "find_similar"
@@ -247,7 +247,7 @@ def test_confidences_come_from_spec() -> None:
 
 def test_given_intent() -> None:
     from maguyva_guard.errors import FatalError
-    from maguyva_guard.intent import given
+    from maguyva_guard.search.intent import given
 
     got = given("impact_analysis", "who calls parse_config")
     assert got == Intent("impact_analysis", spec.CONF_GIVEN, "given by the caller",

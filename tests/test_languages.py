@@ -7,8 +7,14 @@ from importlib import resources
 import pytest
 from regen_golden import FIXTURES, sample_path
 
-from maguyva_guard.languages import LANGUAGES, language_for, module_name, qualify, query_source
-from maguyva_guard.symbols import compile_language
+from maguyva_guard.extract.languages import (
+    LANGUAGES,
+    language_for,
+    module_name,
+    qualify,
+    query_source,
+)
+from maguyva_guard.extract.symbols import compile_language
 
 
 @pytest.mark.parametrize(
@@ -76,7 +82,7 @@ def test_qualify_joins_possibly_empty_parts() -> None:
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_every_language_has_a_query_file_a_fixture_and_a_golden(language: str) -> None:
     spec = LANGUAGES[language]
-    queries = resources.files("maguyva_guard").joinpath("queries")
+    queries = resources.files("maguyva_guard.extract").joinpath("queries")
     assert queries.joinpath(spec.query_file).is_file()
     sample = sample_path(language)  # raises if the fixture is missing
     assert language_for(sample.name) == language

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from maguyva_guard.errors import FatalError
-from maguyva_guard.prepush import revisions_from_env
+from maguyva_guard.integrations.prepush import revisions_from_env
 
 
 @pytest.mark.parametrize(

@@ -414,7 +414,7 @@ def test_conflicted_and_odd_named_files_are_still_checked(tmp_path):
 def test_fallback_queries_read_a_bounded_prefix_of_a_huge_change():
     """A generated file changes a million lines: the fallback's queries must not scan them all
     (an unclosed quote on each line is the regular expression's worst case)."""
-    from maguyva_guard import changes
+    from maguyva_guard.guard import changes
 
     lines = ["x = '" + "unclosed string " * 5] * 1_000_000 + ["late_identifier = 1"]
     started = time.perf_counter()

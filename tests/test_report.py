@@ -17,8 +17,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from maguyva_guard import risk, templating
 from maguyva_guard.errors import FatalError
+from maguyva_guard.guard import risk
 from maguyva_guard.records import (
     AMBIGUOUS,
     EXACT,
@@ -31,7 +31,8 @@ from maguyva_guard.records import (
     Contribution,
     Fallback,
 )
-from maguyva_guard.report import (
+from maguyva_guard.report import templated as templating
+from maguyva_guard.report.render import (
     FORMATS,
     UNSPECIFIED_REASON,
     ImpactReport,
@@ -539,7 +540,7 @@ def test_sarif_provenance_only_for_a_safe_url_and_a_commit() -> None:
 
 
 def test_markdown_starts_with_the_marker_github_looks_for() -> None:
-    from maguyva_guard import github
+    from maguyva_guard.integrations import github
 
     assert render(fixture_report(), "markdown").startswith(github.DEFAULT_MARKER + "\n")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from maguyva_guard import risk
+from maguyva_guard.guard import risk
 from maguyva_guard.records import (
     ADDED,
     AMBIGUOUS,

@@ -24,8 +24,8 @@ from click.testing import CliRunner
 from conftest import git
 from voyage_server import VoyageServer
 
-from maguyva_guard import embedding
 from maguyva_guard.cli import main
+from maguyva_guard.embed import backend as embedding
 from maguyva_guard.retrievers import semantic
 
 KEY = "vk-never-show-me-4f2a9c"

@@ -14,12 +14,16 @@ from conftest import git, write_files
 from test_embedding import FUNCTIONS, KEY
 from voyage_server import VoyageServer
 
-from maguyva_guard import embedding, engine, hashembed, indexer, vectors
 from maguyva_guard.config import SemanticConfig
-from maguyva_guard.embedding import SemanticUnavailable
+from maguyva_guard.embed import backend as embedding
+from maguyva_guard.embed import hashed as hashembed
+from maguyva_guard.embed import vectors
+from maguyva_guard.embed.backend import SemanticUnavailable
+from maguyva_guard.index import indexer
+from maguyva_guard.index.store import Store
 from maguyva_guard.retrievers import semantic
 from maguyva_guard.retrievers.base import SearchRequest
-from maguyva_guard.store import Store
+from maguyva_guard.search import engine
 
 FILES = {f"app/{name}.py": body for name, body in FUNCTIONS.items()}
 
@@ -378,7 +382,7 @@ def test_a_hook_run_after_a_one_file_change_never_imports_numpy(make_repo) -> No
     indexer.index_repo(str(repo))
     write_files(repo, {"app/helpers.py": big.replace("def helper_7(x):", "def helper_7(x, y):")})
     git(repo, "add", "-A")
-    code = ("import sys; from maguyva_guard import impact; "
+    code = ("import sys; from maguyva_guard.guard import impact; "
             f"r = impact.check({str(repo)!r}, preset='thorough'); "
             "print(len(r.changed_symbols), 'numpy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,

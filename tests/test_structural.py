@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from maguyva_guard import indexer
+from maguyva_guard.index import indexer
+from maguyva_guard.index.store import Store
 from maguyva_guard.records import Definition
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.structural import StructuralRetriever, parse_query
-from maguyva_guard.store import Store
 
 FILES = {
     "app/config.py": (

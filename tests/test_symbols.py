@@ -10,7 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from regen_golden import golden, sample_path
 
-from maguyva_guard.languages import LANGUAGES
+from maguyva_guard.extract.chunks import CHUNK_MAX_LINES, CHUNK_OVERLAP_LINES, CHUNK_WINDOW_LINES
+from maguyva_guard.extract.languages import LANGUAGES
+from maguyva_guard.extract.symbols import extract
 from maguyva_guard.records import (
     ANNOTATION,
     CALL,
@@ -28,8 +30,6 @@ from maguyva_guard.records import (
     FileSymbols,
     Reference,
 )
-from maguyva_guard.symbol_chunks import CHUNK_MAX_LINES, CHUNK_OVERLAP_LINES, CHUNK_WINDOW_LINES
-from maguyva_guard.symbols import extract
 
 
 def _py(source: str) -> FileSymbols:

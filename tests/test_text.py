@@ -15,13 +15,9 @@ from pathlib import Path
 import pytest
 from conftest import git, write_files
 
-from maguyva_guard import classify
 from maguyva_guard.errors import FatalError
-from maguyva_guard.records import Definition, Hit
-from maguyva_guard.retrievers.base import SearchRequest
-from maguyva_guard.retrievers.text import MAX_HITS_PER_FILE, TextRetriever
-from maguyva_guard.store import FileInfo
-from maguyva_guard.textindex import (
+from maguyva_guard.extract import classify
+from maguyva_guard.index.fulltext import (
     candidate_blobs,
     clear_contents,
     drop_blobs,
@@ -29,6 +25,10 @@ from maguyva_guard.textindex import (
     match_expression,
     read_texts,
 )
+from maguyva_guard.index.store import FileInfo
+from maguyva_guard.records import Definition, Hit
+from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.text import MAX_HITS_PER_FILE, TextRetriever
 
 NET = '''import socket
 
@@ -292,9 +292,9 @@ def test_missing_fts5_is_a_clear_fatal_error(make_repo):
 
 
 def test_end_to_end_through_the_real_indexer(make_repo):
-    pytest.importorskip("maguyva_guard.symbols")
-    from maguyva_guard import indexer
-    from maguyva_guard.store import Store
+    pytest.importorskip("maguyva_guard.extract.symbols")
+    from maguyva_guard.index import indexer
+    from maguyva_guard.index.store import Store
 
     repo = make_repo({"pkg/net.py": NET, "pkg/__init__.py": ""})
     with Store.open(repo) as store:
@@ -317,8 +317,8 @@ def test_end_to_end_through_the_real_indexer(make_repo):
 
 
 def test_the_real_index_keeps_code_and_config_text_but_not_prose(make_repo):
-    from maguyva_guard import indexer
-    from maguyva_guard.store import Store
+    from maguyva_guard.index import indexer
+    from maguyva_guard.index.store import Store
 
     token = "retry-budget-exceeded"
     repo = make_repo({

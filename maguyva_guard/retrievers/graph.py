@@ -2,8 +2,8 @@
 
 Edges are resolved on demand: to find who refers to a definition, only the references that
 carry its name (or an alias bound to it) are looked at, each resolved through its file's
-bindings by maguyva_guard.resolve. A whole-program pass would cost seconds on every commit;
-this costs what the target's name costs.
+bindings by maguyva_guard.retrievers.resolve. A whole-program pass would cost seconds on every
+commit; this costs what the target's name costs.
 
 Centrality (SPEC 5) is precomputed on the name-level graph of the whole view: every
 reference votes for the definitions that carry its name, splitting its vote among them, and
@@ -22,7 +22,7 @@ from functools import cached_property
 from itertools import chain
 
 from maguyva_guard import spec
-from maguyva_guard.languages import language_for
+from maguyva_guard.extract.languages import language_for
 from maguyva_guard.records import (
     AMBIGUOUS,
     CLASS,
@@ -35,10 +35,10 @@ from maguyva_guard.records import (
     Hit,
     Reference,
 )
-from maguyva_guard.resolve import ATTRIBUTE, CLASS_KINDS, Resolver
 from maguyva_guard.retrievers.base import Retriever, SearchRequest
-from maguyva_guard.textcomments import PYTHON as PYTHON_COMMENTS
-from maguyva_guard.textcomments import CommentMap
+from maguyva_guard.retrievers.comments import PYTHON as PYTHON_COMMENTS
+from maguyva_guard.retrievers.comments import CommentMap
+from maguyva_guard.retrievers.resolve import ATTRIBUTE, CLASS_KINDS, Resolver
 
 MODULE_SYMBOL = "<module>"
 MEMBER_KINDS = frozenset({"method", "constant", "function"})  # what `obj.name` can read

@@ -26,14 +26,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from maguyva_guard import classify, embedding, spec, vectors
-from maguyva_guard.embedding import SemanticUnavailable
-from maguyva_guard.hashembed import HashEmbedder
+from maguyva_guard import spec
+from maguyva_guard.embed import backend as embedding
+from maguyva_guard.embed import vectors
+from maguyva_guard.embed.backend import SemanticUnavailable
+from maguyva_guard.embed.hashed import HashEmbedder
+from maguyva_guard.extract import classify
 from maguyva_guard.records import Hit
 from maguyva_guard.retrievers.base import SearchRequest
 
 if TYPE_CHECKING:
-    from maguyva_guard.store import Store
+    from maguyva_guard.index.store import Store
 
 EAGER_SECONDS: Final = 1.0  # embedding time an index update may spend (then lazily)
 SEARCH_SECONDS: Final = 3.0  # ... and a search, inside the engine's 5 s modality deadline
@@ -371,7 +374,7 @@ def _is_complete(store: Store, path: Path) -> bool:
 
 def _places_of(store: Store, key: bytes) -> list[Place]:
     """Where the chunks whose content hash starts with this key sit in the current view."""
-    from maguyva_guard.store import module_prefix, qualify
+    from maguyva_guard.index.store import module_prefix, qualify
 
     prefix = vectors.hash_prefix(key)
     rows = store.conn.execute(

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from maguyva_guard import classify
+from maguyva_guard.extract import classify
 from maguyva_guard.records import CLASS, FUNCTION, INTERFACE, METHOD, TYPE, Definition, Hit
 from maguyva_guard.retrievers.base import SearchRequest
 

@@ -26,11 +26,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from maguyva_guard import classify, spec
-from maguyva_guard.records import Definition, Hit
-from maguyva_guard.retrievers.base import SearchRequest
-from maguyva_guard.textcomments import CommentMap, CommentStyle, style_for
-from maguyva_guard.textindex import (
+from maguyva_guard import spec
+from maguyva_guard.extract import classify
+from maguyva_guard.index.fulltext import (
     candidate_blobs,
     check_fts5,
     clear_contents,
@@ -38,7 +36,10 @@ from maguyva_guard.textindex import (
     index_contents,
     read_texts,
 )
-from maguyva_guard.textmatch import Match, Term, find, make_term
+from maguyva_guard.records import Definition, Hit
+from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.comments import CommentMap, CommentStyle, style_for
+from maguyva_guard.retrievers.textmatch import Match, Term, find, make_term
 
 __all__ = ["TextRetriever", "clear_contents", "drop_blobs", "index_contents"]
 

@@ -1,0 +1,401 @@
+"""The guard (SPEC 7): from a diff to the callers it can break, ranked.
+
+1. The diff is read with git, by blob id: the working tree and the index stay untouched.
+2. Changed lines map to changed symbols on both sides (maguyva_guard.guard.changes).
+3. Each changed symbol goes through the engine twice, as `impact_analysis` and as
+   `find_references`, with the symbol itself as the target, so no retriever has to guess
+   which of several same-named definitions is meant. Removed and renamed symbols are
+   looked up in the old revision: at the new one they have no callers left to find.
+4. Changes that no symbol holds fall back to exact-match and find_similar queries built
+   from the hunk (SPEC 7, step 4).
+5. Membership and rank are separate questions. A caller is affected when the graph
+   resolves one of its references to the changed symbol (exactly, probably, or as one of
+   several same-named candidates, marked ambiguous), or when text finds the name in a file
+   whose language has no symbol support. The fused score of all four modalities only
+   orders them. A text match that resolution rejected (another definition of the same
+   name, a comment, a string) is what makes `git grep` imprecise: it is not reported.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from maguyva_guard import git, spec
+from maguyva_guard.errors import FatalError
+from maguyva_guard.guard import changes, risk
+from maguyva_guard.index import centrality, indexer
+from maguyva_guard.index.store import Store
+from maguyva_guard.records import (
+    AMBIGUOUS,
+    EXACT,
+    REMOVED,
+    RENAMED,
+    Affected,
+    ChangedSymbol,
+    Contribution,
+    Definition,
+    Fallback,
+    FileSymbols,
+    Hit,
+)
+from maguyva_guard.report import render as report
+from maguyva_guard.retrievers.base import Retriever, SearchRequest
+from maguyva_guard.search import engine
+
+STAGED = "STAGED"
+NULL = "0" * 40
+GUARD_INTENTS = (spec.IMPACT_ANALYSIS, spec.FIND_REFERENCES)
+ORDER = {EXACT: 0, "probable": 1, AMBIGUOUS: 2}
+# What each modality is asked for per changed symbol. Only the graph decides who is a
+# caller (and returns every edge of its target regardless); the others only add ranking
+# evidence, and their hits past the first couple of hundred add none.
+GUARD_CANDIDATES = 200
+
+
+@dataclass(frozen=True)
+class Revisions:
+    """What is compared: old side `base` (None: the empty tree) and new side `head`
+    (None: the staged index)."""
+
+    base: str | None
+    head: str | None
+    base_label: str | None
+    head_label: str
+
+
+@dataclass
+class Recorder:
+    """Wraps a retriever: remembers its hits per request, and answers a repeat from memory
+    (the two guard intents ask the same retrievers the same question)."""
+
+    inner: Retriever
+    hits: dict[SearchRequest, list[Hit]] = field(default_factory=dict)
+
+    @property
+    def modality(self) -> str:
+        return self.inner.modality
+
+    def search(self, request: SearchRequest) -> list[Hit]:
+        key = replace(request, intent="")
+        if key not in self.hits:
+            self.hits[key] = self.inner.search(request)
+        return self.hits[key]
+
+
+def revisions(repo: str, base: str | None, head: str | None) -> Revisions:
+    """CONTRACT.md: no flags = staged vs HEAD; --base alone = merge-base(base, HEAD)...HEAD."""
+    if base is None and head is not None:
+        raise FatalError("--head needs --base")
+    if base is None:
+        return Revisions(git.head_commit(repo), None, "HEAD", STAGED)
+    head_id = git.resolve(repo, head or "HEAD")
+    base_id = git.resolve(repo, base)
+    merge = git.merge_base(repo, base_id, head_id)
+    if merge is None:
+        info = git.repo_info(repo)
+        hint = " (shallow clone: fetch more history, e.g. git fetch --deepen=100)"
+        hint = hint if info.shallow else ""
+        raise FatalError(f"no merge base between {base} and {head or 'HEAD'}{hint}")
+    return Revisions(merge, head_id, base, head or "HEAD")
+
+
+def view_of(repo: str, rev: str | None) -> dict[str, git.Entry]:
+    """The files of one side: a commit's tree, or the staged index when `rev` is None."""
+    return git.ls_index(repo) if rev is None else git.ls_tree(repo, rev)
+
+
+def centralities(store: object, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], float]:
+    return centrality.lookup(store, list(keys))
+
+
+def contributions_of(result: object) -> tuple[Contribution, ...]:
+    return tuple(getattr(result, "contributions", ()) or ())
+
+
+def weakest(a: str, b: str) -> str:
+    return a if ORDER.get(a, 2) >= ORDER.get(b, 2) else b
+
+
+def callers_of(
+    store: object,
+    sym: ChangedSymbol,
+    target: Definition,
+    *,
+    preset: str,
+    depth: int,
+    recorders: dict[str, Recorder],
+    config: object | None = None,
+) -> dict[tuple[str, str], Affected]:
+    """Every caller of `target` (to `depth`), ranked by the fused score of both intents."""
+    found: dict[tuple[str, str], Affected] = {}
+    fused: dict[tuple[str, str], tuple[float, set[str], tuple[Contribution, ...], str]] = {}
+    # One wording for both intents (the intent is given, not classified from it): the
+    # retrievers then see the same request twice and the Recorder answers the second from
+    # memory, so the semantic backend embeds and searches once per symbol, not twice.
+    query = f"who calls or depends on {target.name}"
+    for intent in GUARD_INTENTS:
+        response = engine.search(
+            store, query, preset=preset, target=target, depth=depth,
+            intent=intent, limit=None, dedupe_per_file=False, retrievers=recorders, config=config,
+            candidates=GUARD_CANDIDATES,
+        )
+        for r in response.results:
+            key = (r.path, r.symbol)
+            score, mods, contribs, strategy = fused.get(key, (0.0, set(), (), ""))
+            fused[key] = (
+                max(score, r.score),
+                mods | set(r.modalities),
+                contribs or contributions_of(r),
+                strategy or response.fusion_strategy,
+            )
+    graph = recorders.get(spec.GRAPH)
+    if graph is not None and not any(k.target == target for k in graph.hits):
+        # The preset did not run the graph (quick is semantic only), but only the graph
+        # can say who calls the symbol: ask it anyway rather than report "no callers".
+        graph.search(SearchRequest(query=f"who calls {target.name}",
+                                   intent=spec.FIND_REFERENCES, terms=(target.name,),
+                                   target=target, limit=0, depth=depth))
+    graph_hits = [h for hits in (graph.hits.values() if graph else ()) for h in hits]
+    for h in graph_hits:
+        if h.via and h.via[0] != target.qualified_name:
+            continue
+        key = (h.path, h.symbol)
+        score, mods, contribs, strategy = fused.get(key, (0.0, {spec.GRAPH}, (), "rrf"))
+        prev = found.get(key)
+        if prev is not None and (prev.depth, ORDER.get(prev.confidence, 2)) <= (
+            h.depth,
+            ORDER.get(h.confidence, 2),
+        ):
+            continue
+        found[key] = Affected(
+            path=h.path,
+            symbol=h.symbol,
+            line=h.line_start,
+            kind=h.kind or "function",
+            score=score,
+            centrality=0.0,
+            depth=h.depth,
+            because_of=(sym.qualified_name,),
+            modalities=tuple(sorted(mods | {spec.GRAPH})),
+            fusion_strategy=strategy or "rrf",
+            confidence=h.confidence or EXACT,
+            via=h.via,
+            contributions=contribs,
+        )
+    return found
+
+
+FALLBACK_HITS_PER_QUERY = 10  # a module-level edit's identifiers can be everywhere: keep the best
+FALLBACK_CAUSE = ":<module>"  # `because_of` of a fallback hit: "<path>:<module>"
+
+
+@dataclass
+class _Run:
+    """The mutable state of one check: the callers found so far."""
+
+    affected: dict[tuple[str, str], Affected] = field(default_factory=dict)
+
+    def add(self, found: dict[tuple[str, str], Affected]) -> None:
+        for key, a in found.items():
+            prev = self.affected.get(key)
+            if prev is None:
+                self.affected[key] = a
+                continue
+            self.affected[key] = replace(
+                prev,
+                score=max(prev.score, a.score),
+                depth=min(prev.depth, a.depth),
+                line=prev.line if prev.depth <= a.depth else a.line,
+                because_of=tuple(dict.fromkeys(prev.because_of + a.because_of)),
+                modalities=tuple(sorted(set(prev.modalities) | set(a.modalities))),
+                confidence=min(a.confidence, prev.confidence, key=ORDER.__getitem__),
+            )
+
+
+def recorders_for(store: object, semantic_config: object | None) -> dict[str, Recorder]:
+    return {m: Recorder(r) for m, r in engine.retrievers_for(store, semantic_config).items()}
+
+
+def check(
+    repo_path: str,
+    *,
+    base: str | None = None,
+    head: str | None = None,
+    preset: str = spec.THOROUGH,
+    depth: int = 2,
+    semantic_config: object | None = None,
+    max_file_size: int | None = None,
+    progress: indexer.Progress | None = None,
+) -> report.ImpactReport:
+    """Run the guard on one diff; the repository is only read, the index only written."""
+    info = git.repo_info(repo_path)
+    repo = str(info.root)
+    revs = revisions(repo, base, head)
+    run = _Run()
+    sizes = {} if max_file_size is None else {"max_size": max_file_size}
+    with Store.open(repo, exclusive=True) as store:
+        t0 = time.perf_counter()
+        files = git.diff_files(repo, revs.base, revs.head)
+        old_blobs = {f.old_blob: f.old_path for f in files if f.old_path and f.old_blob != NULL}
+        indexer.warm_parsers(store, {**old_blobs, **{f.new_blob: f.new_path for f in files
+                                                     if f.new_path and f.new_blob != NULL}})
+        if revs.head is None:
+            indexer.update(store, progress=progress, **sizes)
+        else:
+            indexer.update_tree(store, revs.head, progress=progress, **sizes)
+        centrality.refresh(store)
+        indexer.ensure_parsed(store, old_blobs, **sizes)
+        index_seconds = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        change_set = changes.compute(
+            repo, revs.base, revs.head, _parser(store), lambda ids: git.read_blobs(repo, ids),
+            files=files,
+        )
+        new_targets, old_targets = _targets(change_set)
+        recorders = recorders_for(store, semantic_config)
+        for sym, target in new_targets:
+            run.add(callers_of(store, sym, target, preset=preset, depth=depth,
+                               recorders=recorders, config=semantic_config))
+        run.add(_fallback_hits(store, change_set.fallbacks, preset, recorders, semantic_config))
+        cent = centralities(store, run.affected.keys())
+        if old_targets and revs.base is not None:
+            # Removed and renamed symbols: their callers are in the old revision.
+            indexer.update_tree(store, revs.base, progress=progress, **sizes)
+            recorders = recorders_for(store, semantic_config)
+            for sym, target in old_targets:
+                run.add(callers_of(store, sym, target, preset=preset, depth=depth,
+                                   recorders=recorders, config=semantic_config))
+            cent.update(centralities(store, [k for k in run.affected if k not in cent]))
+        query_seconds = time.perf_counter() - t1
+        files_indexed = len(store.files())
+    return _report(repo, revs, change_set, run, cent, files_indexed, index_seconds, query_seconds)
+
+
+def _parser(store: Store) -> changes.Parser:
+    def parse(blob: str, path: str) -> FileSymbols | None:
+        return store.symbols_of(blob, path)
+
+    return parse
+
+
+def _targets(
+    change_set: changes.ChangeSet,
+) -> tuple[list[tuple[ChangedSymbol, Definition]], list[tuple[ChangedSymbol, Definition]]]:
+    """Which definition to ask about for each changed symbol, and on which side.
+
+    Modified and signature-changed symbols are looked up at the new revision; removed and
+    renamed ones at the old, where their callers still are. Added ones have no callers yet.
+    """
+    new, old = [], []
+    for sym in change_set.changed:
+        if sym.change in (REMOVED, RENAMED):
+            old_path = sym.old_path or sym.path
+            old_qn = sym.qualified_name
+            if sym.change == RENAMED:
+                old_qn = _renamed_from(change_set, sym)
+            d = change_set.old_definitions.get((old_path, old_qn))
+            if d is not None:
+                old.append((sym, d))
+        elif sym.change != "added":
+            d = change_set.new_definitions.get((sym.path, sym.qualified_name))
+            if d is not None:
+                new.append((sym, d))
+    return new, old
+
+
+def _renamed_from(change_set: changes.ChangeSet, sym: ChangedSymbol) -> str:
+    old_path = sym.old_path or sym.path
+    for (path, qn), d in change_set.old_definitions.items():
+        if path == old_path and d.name == (sym.old_name or sym.name) and d.kind == sym.kind:
+            return qn
+    return sym.qualified_name
+
+
+def _fallback_hits(
+    store: object,
+    fallbacks: tuple[Fallback, ...],
+    preset: str,
+    recorders: dict[str, Recorder],
+    config: object | None,
+) -> dict[tuple[str, str], Affected]:
+    """Exact-match queries for what a change outside any symbol mentions (SPEC 7, step 4)."""
+    found: dict[tuple[str, str], Affected] = {}
+    for fb in fallbacks:
+        for query in fb.queries:
+            response = engine.search(
+                store, query, preset=preset, intent=spec.EXACT_MATCH,
+                limit=FALLBACK_HITS_PER_QUERY, dedupe_per_file=False, retrievers=recorders,
+                config=config,
+            )
+            for r in response.results:
+                if r.path == fb.path:
+                    continue
+                key = (r.path, r.symbol)
+                if key in found:
+                    continue
+                found[key] = Affected(
+                    path=r.path, symbol=r.symbol, line=r.line_start, kind=r.kind or "",
+                    score=r.score, centrality=0.0, depth=1,
+                    because_of=(fb.path + FALLBACK_CAUSE,), modalities=tuple(r.modalities),
+                    fusion_strategy=response.fusion_strategy, confidence=AMBIGUOUS,
+                    contributions=contributions_of(r),
+                )
+    return found
+
+
+def _report(
+    repo: str,
+    revs: Revisions,
+    change_set: changes.ChangeSet,
+    run: _Run,
+    cent: dict[tuple[str, str], float],
+    files_indexed: int,
+    index_seconds: float,
+    query_seconds: float,
+) -> report.ImpactReport:
+    everything = [
+        replace(a, centrality=round(cent.get((a.path, a.symbol), 0.0), 4))
+        for a in run.affected.values()
+    ]
+    everything.sort(key=lambda a: (-a.score, -a.centrality, a.depth, a.path, a.line))
+    affected, possible = _split_possible(everything)
+    return report.ImpactReport(
+        repo=".",
+        base=revs.base,
+        head=revs.head or STAGED,
+        changed_symbols=risk.assess(change_set.changed, affected),
+        affected=tuple(affected),
+        fallbacks=change_set.fallbacks,
+        stats=report.Stats(
+            files_indexed=files_indexed,
+            index_seconds=round(index_seconds, 3),
+            query_seconds=round(query_seconds, 3),
+        ),
+        # No reasons given: the report derives them (ambiguous callers, fallbacks, possible
+        # callers) and is complete exactly when there are none.
+        repo_url=None,
+        possible=tuple(possible),
+    )
+
+
+def _split_possible(everything: list[Affected]) -> tuple[list[Affected], list[Affected]]:
+    """A name-only match through the graph is a possible caller, listed apart: grep-like
+    guesses would otherwise drown the resolved callers. But a changed symbol with no
+    resolved caller keeps its name-only matches as affected (marked ambiguous): showing
+    "nothing affected" when candidates exist is the false safety we never give. Fallback
+    hits keep their own group."""
+    resolved = {b for a in everything if a.confidence != AMBIGUOUS for b in a.because_of}
+    affected, possible = [], []
+    for a in everything:
+        name_only = a.confidence == AMBIGUOUS and _graph_found(a)
+        if name_only and any(b in resolved for b in a.because_of):
+            possible.append(a)
+        else:
+            affected.append(a)
+    return affected, possible
+
+
+def _graph_found(a: Affected) -> bool:
+    return spec.GRAPH in a.modalities and not any(b.endswith(FALLBACK_CAUSE) for b in a.because_of)

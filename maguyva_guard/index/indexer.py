@@ -1,0 +1,302 @@
+"""Bring the index up to date with a view (the staged index, or a commit's tree).
+
+Only blobs the index has never seen are read and parsed (blobparse.py); a view that did not
+change costs one `git ls-files` and one query. All writes of one update are one transaction:
+a run killed half-way leaves the previous view intact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from maguyva_guard import git
+from maguyva_guard.extract import classify
+from maguyva_guard.index import parse as blobparse
+from maguyva_guard.index.parse import Progress
+from maguyva_guard.index.store import FileInfo, Store
+from maguyva_guard.index.writer import StoreWriter
+
+View = Mapping[str, git.Entry]  # path -> entry; size -1 when not known yet
+STAGED = "staged"  # the label of the staged-index view in meta "view"
+# The sources whose change changes what is extracted from a blob: records parsed by another
+# version are dropped (blob-addressed records would otherwise outlive the code that made them).
+COUNT_DELTA_MAX_PATHS = 500  # beyond this many changed paths, count the view afresh
+EXTRACTOR_SOURCES = ("extract/*.py", "extract/queries/*.scm")
+
+__all__ = ["IndexStats", "Progress", "View", "ensure_parsed", "index_repo", "staged_view",
+           "tree_view", "update", "update_tree"]
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    files: int  # paths in the view
+    parsed: int  # blobs parsed by this update
+    symbols: int  # definitions in the view
+    references: int  # references in the view
+    seconds: float
+
+
+def staged_view(store: Store) -> dict[str, git.Entry]:
+    """The staged index (GIT_INDEX_FILE honoured); sizes are fetched later, for new blobs."""
+    return git.ls_index(store.root, sizes=False)
+
+
+def tree_view(store: Store, rev: str) -> dict[str, git.Entry]:
+    return git.ls_tree(store.root, git.resolve(store.root, rev))
+
+
+def index_repo(path: str, rebuild: bool = False,
+               progress: Progress | None = None) -> IndexStats:
+    """`maguyva-guard index`: open (or rebuild) the repository's index and update it."""
+    with Store.open(path, rebuild=rebuild, exclusive=True) as store:
+        stats = update(store, progress=progress, embed_all=True)
+        from maguyva_guard.index import centrality
+
+        centrality.refresh(store)  # so that the first hook run after `index` is warm
+        return stats
+
+
+def update(store: Store, view: View | None = None, *, label: str = STAGED,
+           max_size: int | None = None, progress: Progress | None = None,
+           embed_all: bool = False) -> IndexStats:
+    """Make `view` (default: the staged index) the index's current view.
+
+    `label` names the view in meta "view" ("staged", or "tree:<commit>" from update_tree).
+    An unchanged view is recognised by a digest of git's own listing, before any parsing.
+    Embeddings: a changed view gets the semantic module's time-boxed refresh; `embed_all`
+    (the `index` command) embeds every chunk still missing, changed view or not.
+    """
+    started = time.perf_counter()
+    with store.lock():
+        max_size = _check_extractor(store, max_size)
+        raw = git.ls_index_raw(store.root) if view is None else None
+        digest = _digest(raw) if raw is not None else _view_digest(view or {})
+        store.parse_count = 0
+        if store.meta_get("view_digest") == digest:
+            if store.meta_get("view") != label:
+                store.meta_set("view", label)
+            if embed_all and store.meta_get("embedded_view") != digest:
+                _semantic_refresh(store, progress, everything=True)
+                store.meta_set("embedded_view", digest)
+            return _stats(store, -1, 0, started)
+        entries = git.ls_index(store.root, sizes=False, raw=raw) if view is None else view
+        return _update(store, entries, digest, label, max_size, progress, started, embed_all)
+
+
+def update_tree(store: Store, rev: str, *, max_size: int | None = None,
+                progress: Progress | None = None) -> IndexStats:
+    """Make a revision's tree the current view (a tree id is its own digest)."""
+    started = time.perf_counter()
+    with store.lock():
+        max_size = _check_extractor(store, max_size)
+        tree = git.tree_id(store.root, rev)
+        label = f"tree:{git.resolve(store.root, rev)}"
+        store.parse_count = 0
+        if store.meta_get("view_digest") == f"tree:{tree}":
+            if store.meta_get("view") != label:
+                store.meta_set("view", label)
+            return _stats(store, -1, 0, started)
+        entries = git.ls_tree(store.root, tree)
+        return _update(store, entries, f"tree:{tree}", label, max_size, progress, started)
+
+
+def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
+            progress: Progress | None, started: float, embed_all: bool = False) -> IndexStats:
+    old = store.files()
+    writer = store.writer()
+    fresh = _new_blobs(writer, old, entries)
+    # What changed, for the semantic refresh: it embeds the chunks of these blobs only,
+    # when the previous view was fully embedded (instead of reading the whole view).
+    store.previous_view_digest = store.meta_get("view_digest")
+    store.changed_blobs = [e.blob for p, e in entries.items()
+                           if p not in old or old[p].blob != e.blob]
+    with store.transaction():
+        with writer.bulk():
+            outcome = blobparse.index_blobs(
+                str(store.root), writer, fresh, language_of, max_size, progress,
+                meanwhile=lambda texts: _text_hook("index_contents", store, texts))
+        new = _final_view(store, old, entries, outcome.status)
+        symbols, references = _counts(store, writer, old, new)
+        writer.set_view(old, new)
+        _text_hook("drop_blobs", store, writer.collect_garbage())
+        if symbols < 0:
+            symbols, references = writer.view_counts()
+        store.meta_set("view", label)
+        store.meta_set("view_digest", digest)
+        store.meta_set("counts", f"{len(entries)} {symbols} {references}")
+    store.remember_view(digest, new)
+    store.parse_count = outcome.parsed
+    _semantic_refresh(store, progress, everything=embed_all)
+    if embed_all:  # so that the next `index` of this view need not ask again
+        store.meta_set("embedded_view", digest)
+    return _stats(store, len(entries), outcome.parsed, started)
+
+
+@lru_cache(maxsize=1)
+def extractor_fingerprint() -> str:
+    """A digest of the package version and of the extraction code and queries."""
+    import maguyva_guard
+
+    package = Path(maguyva_guard.__file__).parent
+    h = hashlib.sha1(maguyva_guard.__version__.encode())
+    for pattern in EXTRACTOR_SOURCES:
+        for source in sorted(package.glob(pattern)):
+            h.update(source.relative_to(package).as_posix().encode() + b"\0" + source.read_bytes())
+    return h.hexdigest()
+
+
+def _check_extractor(store: Store, max_size: int | None) -> int:
+    """Forget every record if another version of the extractor made them; forget the blobs
+    whose fate depends on the size limit if the limit changed. Returns the limit in force:
+    `max_size`, or the repository's configured one (so that `index`, `query` and `check`
+    always agree, whoever calls without a limit)."""
+    if max_size is None:
+        from maguyva_guard import config
+
+        max_size = config.load_config(store.root).max_file_size
+    fingerprint = extractor_fingerprint()
+    if store.meta_get("extractor") != fingerprint:
+        with store.transaction():
+            store.writer().forget_all()
+            store.meta_set("extractor", fingerprint)
+            store.meta_set("max_size", str(max_size))
+    elif store.meta_get("max_size") != str(max_size):
+        with store.transaction():
+            store.writer().forget_size_dependent(max_size)
+            store.meta_set("max_size", str(max_size))
+    return max_size
+
+
+def _counts(store: Store, writer: StoreWriter, old: Mapping[str, FileInfo],
+            new: Mapping[str, FileInfo]) -> tuple[int, int]:
+    """The new view's (definitions, references), from the old counts and the changed paths
+    (counting the whole view joins every reference: 50 ms on Django); (-1, -1) when a full
+    count is needed."""
+    prior = (store.meta_get("counts") or "").split()
+    touched = [p for p in old.keys() | new.keys() if old.get(p) != new.get(p)]
+    if len(prior) != 3 or len(touched) > COUNT_DELTA_MAX_PATHS:
+        return -1, -1
+    lost = writer.blob_counts([old[p].blob for p in touched if p in old])
+    gained = writer.blob_counts([new[p].blob for p in touched if p in new])
+    return int(prior[1]) - lost[0] + gained[0], int(prior[2]) - lost[1] + gained[1]
+
+
+def _digest(raw: bytes) -> str:
+    return "index:" + hashlib.sha1(raw).hexdigest()
+
+
+def _view_digest(view: View) -> str:
+    h = hashlib.sha1()
+    for path, e in sorted(view.items()):
+        h.update(f"{path}\0{e.blob}\0".encode("utf-8", "surrogateescape"))
+    return "view:" + h.hexdigest()
+
+
+def ensure_parsed(store: Store, blobs: Mapping[str, str],
+                  max_size: int | None = None) -> int:
+    """Index blobs outside the current view ({blob: a path it sits at}), e.g. a diff's old
+    side, so that `store.symbols_of` answers for them. They are kept until the view changes
+    (the garbage collector keeps only the current and the previous view). Returns how many
+    were parsed."""
+    with store.lock():
+        max_size = _check_extractor(store, max_size)
+        writer = store.writer()
+        fresh = {b: (p, -1) for b, p in blobs.items() if b not in writer.known(blobs)}
+        if not fresh:
+            return 0
+        with store.transaction():
+            outcome = blobparse.index_blobs(
+                str(store.root), writer, fresh, language_of, max_size,
+                meanwhile=lambda texts: _text_hook("index_contents", store, texts))
+        return outcome.parsed
+
+
+@lru_cache(maxsize=1 << 17)
+def language_of(path: str) -> str | None:
+    from maguyva_guard.extract import languages
+
+    return languages.language_for(path)
+
+
+def warm_parsers(store: Store, blobs: Mapping[str, str]) -> None:
+    """Start compiling, in the background, the queries of the languages of those blobs
+    (blob -> a path) that the index has not parsed yet: the update or the change mapper
+    that parses them will find the query compiled (symbol_query.warm)."""
+    if not blobs:
+        return
+    known = store.writer().known(blobs)
+    wanted = {language_of(path) for blob, path in blobs.items() if blob not in known}
+    wanted.discard(None)
+    if wanted:
+        from maguyva_guard.extract import query as symbol_query
+
+        symbol_query.warm(w for w in wanted if w is not None)
+
+
+def _new_blobs(writer: StoreWriter, old: Mapping[str, FileInfo],
+               entries: View) -> dict[str, tuple[str, int]]:
+    """Blobs of changed paths that the index lacks: blob -> (a path, size or -1)."""
+    candidates: dict[str, tuple[str, int]] = {}
+    for path, e in entries.items():
+        prior = old.get(path)
+        if (prior is None or prior.blob != e.blob) and e.blob not in candidates:
+            candidates[e.blob] = (path, e.size)
+    known = writer.known(candidates)
+    return {b: v for b, v in candidates.items() if b not in known}
+
+
+def _final_view(store: Store, old: Mapping[str, FileInfo], entries: View,
+                fresh_status: Mapping[str, str]) -> dict[str, FileInfo]:
+    """Path -> FileInfo; unchanged paths keep theirs, changed ones are classified."""
+    changed = {p: e.blob for p, e in entries.items() if (o := old.get(p)) is None
+               or o.blob != e.blob}
+    status = dict(fresh_status)
+    missing = {b for b in changed.values() if b not in status}
+    if missing:
+        rows = store.conn.execute("SELECT oid, status FROM blobs WHERE status != ?",
+                                  (classify.PARSED,))
+        status.update((b, s) for b, s in rows if b in missing)
+    view = {p: old[p] for p in entries if p not in changed}
+    for p, blob in changed.items():
+        category = classify.file_category(p, status.get(blob, classify.PARSED))
+        view[p] = FileInfo(blob, language_of(p), category)
+    return view
+
+
+def _text_hook(name: str, store: Store, items: list[Any]) -> None:
+    """Hand contents to the text retriever's own tables, when that module exists."""
+    if not items or importlib.util.find_spec("maguyva_guard.retrievers.text") is None:
+        return
+    from maguyva_guard.retrievers import text
+
+    hook = getattr(text, name, None)
+    if hook is not None:
+        hook(store.conn, items)
+
+
+def _semantic_refresh(store: Store, progress: Progress | None, everything: bool = False) -> None:
+    """The semantic module's refresh: its own time budget, or none (`everything`)."""
+    if importlib.util.find_spec("maguyva_guard.retrievers.semantic") is None:
+        return
+    from maguyva_guard.retrievers import semantic
+
+    refresh = getattr(semantic, "refresh", None)
+    if refresh is not None:
+        if everything:
+            refresh(store, progress, budget=None)
+        else:
+            refresh(store, progress)
+
+
+def _stats(store: Store, files: int, parsed: int, started: float) -> IndexStats:
+    counts = (store.meta_get("counts") or "0 0 0").split()
+    files = files if files >= 0 else int(counts[0])
+    return IndexStats(files, parsed, int(counts[1]), int(counts[2]),
+                      time.perf_counter() - started)

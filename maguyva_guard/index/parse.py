@@ -1,0 +1,159 @@
+"""Read, classify and parse the blobs an update has not seen, writing them as they come.
+
+Contents come through one `git cat-file --batch`. Blobs over the size limit are not read;
+binary, generated and unsupported ones are recorded with the reason and not parsed. With
+many blobs to parse, worker processes parse (fork: the grammars are already loaded) and
+turn records into row tuples themselves, while this process writes the rows of finished
+batches into the open transaction: parsing and SQLite overlap.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+from maguyva_guard import git
+from maguyva_guard.extract import classify
+from maguyva_guard.index.writer import BlobRows, StoreWriter, symbol_rows
+
+Progress = Callable[[int, int], None]  # (done, total) blobs parsed
+Job = tuple[int, bytes, str]  # (blob id, content, language)
+Texts = list[tuple[str, str]]  # (oid, decoded text) for the text retriever
+
+PARALLEL_MIN_BLOBS = 200  # below this, starting workers costs more than it saves
+PARALLEL_BATCH = 16  # blobs per task sent to a worker
+WRITE_BATCH = 64  # parsed blobs whose rows go to SQLite in one executemany
+PARENT_POLL_SECONDS = 0.5  # how soon a worker notices that its parent was killed
+
+
+@dataclass
+class Outcome:
+    parsed: int = 0
+    status: dict[str, str] = field(default_factory=dict)  # oid -> blob status
+    texts: Texts = field(default_factory=list)
+
+
+def index_blobs(root: str, writer: StoreWriter, fresh: Mapping[str, tuple[str, int]],
+                language_of: Callable[[str], str | None], max_size: int,
+                progress: Progress | None = None,
+                meanwhile: Callable[[Texts], None] | None = None) -> Outcome:
+    """Record every blob of `fresh` ({oid: (a path, size or -1)}) in the open transaction.
+
+    `meanwhile(texts)` runs in this process while the workers parse (the text index).
+    """
+    unknown = [b for b, (_, size) in fresh.items() if size < 0]
+    sizes = {b: size for b, (_, size) in fresh.items()}
+    sizes.update(git.blob_sizes(root, unknown) if unknown else {})
+    by_name = {b for b, (path, _) in fresh.items() if classify.binary_by_name(path)}
+    wanted = [b for b in fresh if 0 <= sizes.get(b, -1) <= max_size and b not in by_name]
+    with git.BlobReader(root) as reader:
+        contents = {b: data for b, data in reader.read_many(wanted) if data is not None}
+    out = Outcome()
+    jobs: list[Job] = []
+    pending: dict[int, tuple[str, str, int]] = {}  # id -> (oid, language, size)
+    next_id = writer.next_id()
+    for oid, (path, _) in fresh.items():
+        blob_id, next_id = next_id, next_id + 1
+        data, size, language = contents.get(oid, b""), max(sizes.get(oid, 0), 0), language_of(path)
+        status = (classify.SKIPPED_BINARY if oid in by_name
+                  else _status(path, data, size, language, max_size))
+        if oid in contents and status not in (classify.SKIPPED_BINARY, classify.SKIPPED_SIZE) \
+                and classify.text_indexed(path):
+            out.texts.append((oid, data.decode("utf-8", "replace")))
+        if status == classify.PARSED and language is not None:
+            jobs.append((blob_id, data, language))
+            pending[blob_id] = (oid, language, size)
+        else:
+            writer.add_blob(blob_id, oid, language, size, status)
+            out.status[oid] = status
+    contents.clear()
+    batch: list[BlobRows] = []
+    texts = out.texts
+    for blob_id, rows in parse_all(jobs, progress, meanwhile and (lambda: meanwhile(texts))):
+        oid, language, size = pending[blob_id]
+        status = classify.PARSED if rows is not None else classify.SKIPPED_ERROR
+        writer.add_blob(blob_id, oid, language, size, status, rows.parse_errors if rows else 0)
+        out.status[oid] = status
+        if rows is not None:
+            out.parsed += 1
+            batch.append(rows)
+        if len(batch) >= WRITE_BATCH:
+            writer.add_rows(batch)
+            batch = []
+    writer.add_rows(batch)
+    return out
+
+
+def _status(path: str, data: bytes, size: int, language: str | None, max_size: int) -> str:
+    status = classify.blob_status(data, size, language, max_size)
+    if status == classify.PARSED and classify.path_category(path) == classify.GENERATED:
+        return classify.SKIPPED_GENERATED  # *_pb2.py, *.min.js: named as generated
+    return status
+
+
+def parse_all(jobs: list[Job], progress: Progress | None,
+              meanwhile: Callable[[], object] | None = None,
+              ) -> Iterator[tuple[int, BlobRows | None]]:
+    """Parse in-process, or in worker processes when there are many blobs; `meanwhile()`
+    runs here once the workers have their jobs (before parsing when in-process)."""
+    total = len(jobs)
+    workers = os.cpu_count() or 1
+    if total < PARALLEL_MIN_BLOBS or workers < 2:
+        if meanwhile:
+            meanwhile()
+        for done, job in enumerate(jobs, 1):
+            yield parse_one(job)
+            if progress:
+                progress(done, total)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+
+    # Largest first, so that one big file does not finish last on a single worker.
+    jobs = sorted(jobs, key=lambda j: -len(j[1]))
+    count = -(-total // PARALLEL_BATCH)  # batches of similar total size: strided over the sort
+    batches = [jobs[i::count] for i in range(count)]
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    done = 0
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                             initializer=watch_parent, initargs=(os.getpid(),)) as pool:
+        futures = [pool.submit(parse_batch, b) for b in batches]
+        if meanwhile:
+            meanwhile()
+        for future in as_completed(futures):
+            results = future.result()
+            yield from results
+            done += len(results)
+            if progress:
+                progress(done, total)
+
+
+def watch_parent(parent: int) -> None:
+    """In each worker: exit once the parent is gone. A parent killed with SIGKILL (a hook
+    stopped hard) cannot shut its pool down; its workers would wait for jobs forever,
+    holding the hook's output pipes open, so whoever ran the hook would hang too."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+def parse_batch(jobs: list[Job]) -> list[tuple[int, BlobRows | None]]:
+    return [parse_one(job) for job in jobs]
+
+
+def parse_one(job: Job) -> tuple[int, BlobRows | None]:
+    from maguyva_guard.extract import symbols
+
+    blob_id, data, language = job
+    try:
+        return blob_id, symbol_rows(blob_id, symbols.extract(data, language))
+    except Exception:  # noqa: BLE001 - one file a grammar chokes on must not stop the index
+        return blob_id, None

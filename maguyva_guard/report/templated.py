@@ -1,0 +1,214 @@
+"""Text and Markdown reports through the Jinja templates of templates/ (SPEC 7, step 5).
+
+Escaping is not left to the template author's memory. Each environment has a `finalize`
+hook that escapes EVERY `{{ ... }}` value (Markdown and HTML for the pull-request comment,
+control characters for the terminal) unless it is a `Safe` string, which only the filters
+here make, after escaping. `{{ caller.path }}` is therefore safe as written; literal text
+of the templates is the only unescaped content.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import quote
+
+from maguyva_guard import __version__
+from maguyva_guard.records import REMOVED, RENAMED, Affected, ChangedSymbol
+from maguyva_guard.report import escape
+
+if TYPE_CHECKING:
+    import jinja2
+
+    from maguyva_guard.report.render import ImpactReport, SymbolGroup
+
+TEMPLATE_PACKAGE: Final = "maguyva_guard.templates"
+
+# GitHub refuses comments longer than 65,536 characters; keep a margin for what github.py
+# may wrap around the report.
+MAX_COMMENT_CHARS: Final = 60_000
+# A fallback query is often a whole hunk; show its start only.
+QUERY_PREVIEW_CHARS: Final = 80
+
+# Commit ids: SHA-1 and SHA-256 repositories; shown shortened as GitHub does.
+SHA1_HEX: Final = 40
+SHA256_HEX: Final = 64
+SHORT_SHA: Final = 12
+
+# ANSI SGR codes of the text report's styles.
+ANSI: Final = {
+    "bold": "1",
+    "dim": "2",
+    "high": "1;31",
+    "medium": "33",
+    "low": "36",
+    "none": "2",
+    "complete": "32",
+    "incomplete": "1;33",
+}
+
+
+class Safe(str):
+    """Text already escaped for the output at hand: `finalize` lets it through."""
+
+
+# Possible (name-only) callers listed in text and Markdown; JSON lists them all.
+POSSIBLE_SHOWN = 20
+
+
+def render_text(report: ImpactReport, groups: list[SymbolGroup], *, color: bool) -> str:
+    template = _environment("text", color).get_template("text.j2")
+    return template.render(report=report, groups=groups, possible_shown=POSSIBLE_SHOWN)
+
+
+def render_markdown(report: ImpactReport, max_callers: int) -> str:
+    """The pull-request comment; callers per symbol are cut, then symbols, until it fits."""
+    from maguyva_guard.report.render import groups as group_callers
+
+    template = _environment("markdown", False).get_template("markdown.j2")
+    link = _linker(report)
+    all_groups = group_callers(report, max_callers)
+    limit = max_callers if max_callers > 0 else _most_callers(all_groups)
+    shown = len(all_groups)
+    while True:
+        text = template.render(
+            report=report, groups=all_groups[:shown], more_groups=len(all_groups) - shown,
+            link=link, version=__version__, possible_shown=min(limit, POSSIBLE_SHOWN),
+        )
+        if len(text) <= MAX_COMMENT_CHARS or (limit <= 1 and shown <= 1):
+            return text
+        if limit > 1:
+            limit //= 2
+            all_groups = group_callers(report, limit)
+        else:
+            shown //= 2
+
+
+def _most_callers(groups: list[SymbolGroup]) -> int:
+    return max((len(g.callers) for g in groups), default=1)
+
+
+# --- Environments ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4)
+def _environment(kind: str, color: bool) -> jinja2.Environment:
+    import jinja2
+
+    escaper = escape.markdown if kind == "markdown" else escape.terminal
+    env = jinja2.Environment(
+        loader=jinja2.FunctionLoader(_load_template),
+        autoescape=False,  # we escape through finalize, for Markdown and terminals alike
+        finalize=_finalizer(escaper),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(
+        esc=lambda v: Safe(escaper(str(v))),
+        join_esc=lambda items, sep: Safe(escaper(sep).join(escaper(str(i)) for i in items)),
+        style=_styler(color),
+        change_label=change_label,
+        where=where,
+        found_by=found_by,
+        between=between,
+        plural=lambda n, noun: f"{n} {noun}" if n == 1 else f"{n} {noun}s",
+        preview=preview,
+        seconds=lambda s: f"{s:.2f} s",
+        short_rev=short_rev,
+    )
+    if kind == "markdown":
+        env.filters["md"] = env.filters["esc"]
+    return env
+
+
+def _load_template(name: str) -> str:
+    # By path, as languages.py reads the query files (importlib.resources costs ~10 ms).
+    package = importlib.import_module(TEMPLATE_PACKAGE)
+    return Path(package.__file__).with_name(name).read_text(encoding="utf-8")
+
+
+def _finalizer(escaper: Callable[[str], str]) -> Callable[[Any], Any]:
+    def finalize(value: Any) -> Any:
+        if isinstance(value, Safe):
+            return value
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return escaper(str(value))
+        return value
+
+    return finalize
+
+
+def _styler(color: bool) -> Callable[[Any, str], Safe]:
+    def style(value: Any, name: str) -> Safe:
+        text = escape.terminal(str(value))
+        return Safe(f"\x1b[{ANSI[name]}m{text}\x1b[0m" if color and name in ANSI else text)
+
+    return style
+
+
+# --- Labels shared by both templates (plain text; finalize escapes them) ------------------
+
+
+def change_label(changed: ChangedSymbol) -> str:
+    if changed.change == RENAMED and changed.old_name:
+        return f"renamed from {changed.old_name}"
+    return changed.change.replace("_", " ")
+
+
+def where(changed: ChangedSymbol) -> str:
+    """path:line of a changed symbol; a removed one is shown where it was."""
+    if changed.change == REMOVED:
+        return f"{changed.old_path or changed.path}:{changed.line_start} (before the change)"
+    return f"{changed.path}:{changed.line_start}"
+
+
+def found_by(affected: Affected) -> str:
+    return "+".join(affected.modalities) or "-"
+
+
+def between(affected: Affected, changed_name: str) -> tuple[str, ...]:
+    """The symbols on the chain between a changed symbol and this caller (none when direct):
+    `via` runs from the changed symbol (under its old name when renamed) to the callee."""
+    via = affected.via
+    if via and (via[0] == changed_name or via[0] in affected.because_of):
+        return via[1:]
+    return via
+
+
+def short_rev(rev: str) -> str:
+    """A full commit id cut to SHORT_SHA characters, as GitHub shows them; names as they are."""
+    full = len(rev) in (SHA1_HEX, SHA256_HEX) and all(c in "0123456789abcdef" for c in rev)
+    return rev[:SHORT_SHA] if full else rev
+
+
+def preview(query: str) -> str:
+    flat = " ".join(query.split())
+    if len(flat) <= QUERY_PREVIEW_CHARS:
+        return flat
+    return flat[: QUERY_PREVIEW_CHARS - 1] + "\u2026"
+
+
+# --- Links to the repository (Markdown) ---------------------------------------------------
+
+
+def _linker(report: ImpactReport) -> Callable[[str, int, bool], Safe | None]:
+    """`link(path, line, old_side)` -> a percent-encoded blob URL, or None without one."""
+    from maguyva_guard.report.render import STAGED
+
+    base_url = escape.http_url(report.repo_url)
+    refs = {False: None if report.head == STAGED else report.head, True: report.base}
+
+    def link(path: str, line: int, old_side: bool = False) -> Safe | None:
+        ref = refs[old_side]
+        if base_url is None or not ref:
+            return None
+        return Safe(
+            f"{base_url}/blob/{quote(ref, safe='/')}/{quote(path, safe='/')}#L{int(line)}"
+        )
+
+    return link
