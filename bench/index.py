@@ -69,11 +69,12 @@ def floor(repo: Path) -> dict[str, float]:
     from tree_sitter_language_pack import get_parser
 
     from maguyva_guard import git
-    from maguyva_guard.extract import classify, languages
+    from maguyva_guard.config import MAX_FILE_BYTES
+    from maguyva_guard.extract import languages
 
     entries = git.ls_index(repo)
     wanted = {p: e for p, e in entries.items() if languages.language_for(p)
-              and e.size <= classify.MAX_FILE_BYTES}
+              and e.size <= MAX_FILE_BYTES}
     contents = git.read_blobs(repo, [e.blob for e in wanted.values()])
     parsers = {lang: get_parser(lang) for lang in {languages.language_for(p) for p in wanted}}
     started, cpu = time.perf_counter(), time.process_time()
@@ -123,7 +124,7 @@ def breakdown(repo: Path) -> dict[str, dict[str, float]]:
     blobparse.PARALLEL_MIN_BLOBS = sys.maxsize
     timed(blobparse, "parse_one", "extract (symbols.extract)")
     timed(indexer, "_text_hook", "text index (retrievers.text)")
-    timed(indexer, "_semantic_refresh", "embeddings (retrievers.semantic)")
+    timed(indexer, "_embed", "embeddings (index.embeddings)")
     timed(storewrite.StoreWriter, "add_rows", "index (own): record inserts")
     with Store.open(repo, rebuild=True) as store:
         cold = measured(store, embed_all=True)

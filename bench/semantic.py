@@ -132,7 +132,7 @@ def django_index(runs: int) -> list[str]:
     import shutil
     import tempfile
 
-    from maguyva_guard.index import indexer
+    from maguyva_guard.index import embeddings, indexer
     from maguyva_guard.index.store import Store
     from maguyva_guard.retrievers import semantic
     from maguyva_guard.retrievers.base import SearchRequest
@@ -144,10 +144,10 @@ def django_index(runs: int) -> list[str]:
         indexer.update(store)  # includes the bounded refresh (EAGER_SECONDS)
         for path in store.index_dir.glob("vectors-*"):
             path.unlink()
-        semantic._loaded.clear()
-        chunks = len(semantic.current_view(store).places)
+        embeddings._loaded.clear()
+        chunks = len(embeddings.current_view(store).places)
         started, cpu = time.perf_counter(), time.process_time()
-        semantic.refresh(store, budget=None)
+        embeddings.refresh(store, budget=None)
         wall, cpu = time.perf_counter() - started, time.process_time() - cpu
         retriever = semantic.SemanticRetriever(store)
         started = time.perf_counter()

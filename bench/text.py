@@ -4,7 +4,7 @@
                          [--runs 5] [--build-runs 3] [--json]
 
 On the pinned sdist's repository (bench/corpus.py), with the texts the indexer would hand
-over (<= classify.MAX_FILE_BYTES, not binary, one per distinct blob):
+over (<= MAX_FILE_BYTES, not binary, one per distinct blob):
 1. each FTS5 table shape is built into a fresh on-disk database in WAL mode (as the store
    opens it): build seconds (wall and CPU, the best of --build-runs), database bytes (and
    x the source), and the median latency of the candidate look-up alone (FTS only, no
@@ -35,9 +35,10 @@ from typing import Any
 
 from bench.corpus import ensure_repo
 from maguyva_guard import git
+from maguyva_guard.config import MAX_FILE_BYTES
 from maguyva_guard.extract import classify
 from maguyva_guard.index.fulltext import match_expression
-from maguyva_guard.index.store import FileInfo
+from maguyva_guard.index.schema import FileInfo
 from maguyva_guard.retrievers.base import SearchRequest
 
 QUERIES = ("cached_property", "ImproperlyConfigured", "get_queryset", "self",
@@ -59,7 +60,7 @@ def load_texts(repo: Path, under: str,
     """The view (path -> FileInfo) and blob -> text, filtered as the indexer does."""
     entries = {p: e for p, e in git.ls_index(repo).items()
                if p.startswith(under) and p.endswith(suffix)}
-    small = {e.blob for e in entries.values() if e.size <= classify.MAX_FILE_BYTES}
+    small = {e.blob for e in entries.values() if e.size <= MAX_FILE_BYTES}
     texts = {b: data.decode("utf-8", "replace") for b, data in git.read_blobs(repo, small).items()
              if not classify.is_binary(data)}
     view = {p: FileInfo(e.blob, "python" if p.endswith(".py") else None,
@@ -134,7 +135,8 @@ class _Store:
 
 def end_to_end(repo: Path, pathspec: str, view: dict[str, FileInfo], texts: dict[str, str],
                runs: int, workdir: Path) -> dict[str, dict[str, float]]:
-    from maguyva_guard.retrievers.text import TextRetriever, index_contents, request_terms
+    from maguyva_guard.index.fulltext import index_contents
+    from maguyva_guard.retrievers.text import TextRetriever, request_terms
 
     conn = sqlite3.connect(workdir / "shipped.sqlite", isolation_level=None)
     conn.execute("BEGIN")

@@ -8,20 +8,27 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import wraps
 from typing import Any, TypeVar
 
 import click
 
+from maguyva_guard import spec
 from maguyva_guard.errors import FatalError
-from maguyva_guard.guard.risk import LEVELS as RISK_LEVELS
 from maguyva_guard.integrations import hookinstall
+from maguyva_guard.records import RISK_LEVELS
+from maguyva_guard.report.render import FORMATS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_USAGE = 2
+
+
+def _choice(values: Iterable[str]) -> click.Choice[str]:
+    """A choice of plain strings (click matches enum members by their names, not values)."""
+    return click.Choice([str(v) for v in values])
 
 
 class UsageError(click.ClickException):
@@ -164,7 +171,7 @@ def index(repo: str, rebuild: bool) -> None:
 @main.command()
 @click.argument("text")
 @repo_option
-@click.option("--preset", type=click.Choice(["quick", "default", "thorough"]), default="default",
+@click.option("--preset", type=_choice(spec.PRESETS), default="default",
               show_default=True, help="How many modalities to run (SPEC 4).")
 @click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True,
               help="How many results.")
@@ -200,14 +207,14 @@ def query(text: str, repo: str, preset: str, limit: int, as_json: bool, explain:
 @click.option("--head", default=None, help="The head revision (default HEAD; needs --base).")
 @click.option("--from-env", is_flag=True,
               help="Take --base/--head from pre-commit's pre-push variables.")
-@click.option("--preset", type=click.Choice(["quick", "default", "thorough"]), default=None,
+@click.option("--preset", type=_choice(spec.PRESETS), default=None,
               help="How many modalities to run (SPEC 4; config default: thorough).")
 @click.option("--depth", type=int, default=None, help="How far to follow callers (default 2).")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "sarif"]),
+@click.option("--format", "fmt", type=_choice(FORMATS),
               default="text", show_default=True)
 @click.option("--output", type=click.Path(dir_okay=False, path_type=str), default=None,
               help="Write the report to FILE instead of stdout.")
-@click.option("--fail-on", type=click.Choice(["none", "low", "medium", "high"]), default=None,
+@click.option("--fail-on", type=_choice(RISK_LEVELS), default=None,
               help="Exit 1 when a changed symbol's risk reaches this level (default none).")
 @click.option("--repo-url", default=None,
               help="Link files in Markdown and SARIF (e.g. https://github.com/o/r).")
@@ -271,7 +278,7 @@ def comment_command(repo_slug: str, pr: int, body_file: str, marker: str | None,
 @hook_option
 @click.option("--force", is_flag=True,
               help="Keep an existing hook as <hook>.pre-maguyva-guard and run it first.")
-@click.option("--fail-on", type=click.Choice(RISK_LEVELS), default=None,
+@click.option("--fail-on", type=_choice(RISK_LEVELS), default=None,
               help="Block at this risk level.  [default: check's, from your configuration]")
 @fatal_to_usage
 def install_hook_command(repo: str, hook_type: str, force: bool, fail_on: str | None) -> None:

@@ -20,7 +20,6 @@ from typing import Any, Final
 from maguyva_guard import spec
 from maguyva_guard.config_check import Invalid, check_key, check_semantic_key, show
 from maguyva_guard.errors import FatalError
-from maguyva_guard.extract.classify import MAX_FILE_BYTES
 from maguyva_guard.pathglob import matches_any
 
 PYPROJECT: Final = "pyproject.toml"
@@ -39,6 +38,9 @@ DEFAULT_PRESET: Final = spec.THOROUGH
 # Callers shown per changed symbol in text and Markdown; JSON and SARIF list them all.
 # Fifty keeps a pull-request comment far below GitHub's 65,536-character limit.
 DEFAULT_MAX_CALLERS: Final = 50
+
+
+MAX_FILE_BYTES: Final = 1 << 20  # larger blobs are recorded, not parsed (configurable)
 
 
 @dataclass(frozen=True)

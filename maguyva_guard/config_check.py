@@ -13,8 +13,8 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from maguyva_guard import spec
-from maguyva_guard.guard import risk
 from maguyva_guard.pathglob import check_pattern
+from maguyva_guard.records import RISK_LEVELS
 
 # Deeper than this, transitive callers cover nearly every symbol of a real code base (NOTES:
 # "cap the depth"); a larger number only makes the run slower and the report useless.
@@ -91,7 +91,7 @@ _CHECKS: Final[dict[str, Callable[[Any], Any]]] = {
     "preset": one_of(spec.PRESETS),
     "depth": integer(1, MAX_DEPTH),
     "exclude": globs,
-    "fail_on": one_of(risk.LEVELS),
+    "fail_on": one_of(RISK_LEVELS),
     "max_callers": integer(0),
     "max_file_size": integer(1),
 }

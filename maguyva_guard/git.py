@@ -12,9 +12,8 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import IO, NamedTuple
 
@@ -287,11 +286,6 @@ def read_blobs(repo: Path | str, ids: Iterable[str]) -> dict[str, bytes]:
     """Many blobs by id through one cat-file process; missing ids are left out."""
     with BlobReader(repo) as reader:
         return {i: data for i, data in reader.read_many(ids) if data is not None}
-
-
-def read_blobs_for(repo: Path | str) -> Callable[[Iterable[str]], dict[str, bytes]]:
-    """read_blobs bound to one repository (what changes.compute takes as its reader)."""
-    return partial(read_blobs, repo)
 
 
 def _diff_args(base: str | None, head: str | None) -> list[str]:

@@ -7,6 +7,8 @@ with forward slashes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Final
 
 # Definition kinds.
 FUNCTION = "function"
@@ -25,10 +27,23 @@ ANNOTATION = "annotation"  # type annotations (including Python string annotatio
 STRING = "string"  # a string literal naming a dotted path, e.g. mock.patch("pkg.mod.f")
 USE = "use"  # any other use of an identifier worth indexing (f passed as a value)
 
-# How sure a graph edge is (issue 3).
-EXACT = "exact"
-PROBABLE = "probable"
-AMBIGUOUS = "ambiguous"
+# The enclosing symbol of top-level code (JSON `symbol`, report lines, fusion keys).
+MODULE_SYMBOL: Final = "<module>"
+
+
+class Confidence(StrEnum):
+    """How sure a graph edge is, surest first."""
+
+    EXACT = "exact"  # every step followed a static binding
+    PROBABLE = "probable"  # a step leaned on a heuristic
+    AMBIGUOUS = "ambiguous"  # several definitions share the name; the receiver is unknown
+
+
+EXACT: Final = Confidence.EXACT
+PROBABLE: Final = Confidence.PROBABLE
+AMBIGUOUS: Final = Confidence.AMBIGUOUS
+# Surest first: a chain is as sure as its weakest step (the highest rank).
+CONFIDENCE_RANK: Final[dict[str, int]] = {c: rank for rank, c in enumerate(Confidence)}
 
 
 @dataclass(frozen=True)
@@ -104,12 +119,34 @@ class Hit:
 
 # --- The guard's report (CONTRACT.md `check --format json`) --------------------------------
 
-ADDED = "added"
-REMOVED = "removed"
-MODIFIED = "modified"
-RENAMED = "renamed"
-SIGNATURE_CHANGED = "signature_changed"
-CHANGE_KINDS = (ADDED, REMOVED, MODIFIED, RENAMED, SIGNATURE_CHANGED)
+class ChangeKind(StrEnum):
+    """What happened to a changed symbol (JSON `changed_symbols[].change`)."""
+
+    ADDED = "added"
+    REMOVED = "removed"
+    MODIFIED = "modified"
+    RENAMED = "renamed"
+    SIGNATURE_CHANGED = "signature_changed"
+
+
+ADDED: Final = ChangeKind.ADDED
+REMOVED: Final = ChangeKind.REMOVED
+MODIFIED: Final = ChangeKind.MODIFIED
+RENAMED: Final = ChangeKind.RENAMED
+SIGNATURE_CHANGED: Final = ChangeKind.SIGNATURE_CHANGED
+CHANGE_KINDS: Final = tuple(ChangeKind)
+
+
+class RiskLevel(StrEnum):
+    """How risky a change is (guard/risk.py decides; `--fail-on` compares), weakest first."""
+
+    NONE = "none"
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+
+
+RISK_LEVELS: Final = tuple(RiskLevel)  # weakest first: the order `--fail-on` compares by
 
 
 @dataclass(frozen=True)

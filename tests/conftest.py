@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
+from maguyva_guard.cli import main
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",
@@ -52,3 +56,82 @@ def make_repo(tmp_path: Path) -> Callable[..., Path]:
         return repo
 
     return make
+
+
+class MemorySource:
+    """The index's read surface for resolution (retrievers.resolution_base.SymbolSource),
+    built in memory from real extraction of the given files: unit tests of the resolver's
+    parts without a repository. Records carry paths and module-qualified names, as the
+    store hands them out."""
+
+    def __init__(self, files: dict[str, str]) -> None:
+        from dataclasses import replace
+
+        from maguyva_guard.extract.languages import language_for, module_name, qualify
+        from maguyva_guard.extract.symbols import extract
+
+        self._texts = dict(files)
+        self._defs: dict[str, list] = {}
+        self._refs: dict[str, list] = {}
+        for path, text in files.items():
+            language = language_for(path)
+            found = extract(text.encode(), language or "")
+            prefix = module_name(path, language) if language else ""
+            self._defs[path] = [replace(d, path=path,
+                                        qualified_name=qualify(prefix, d.qualified_name),
+                                        parent=qualify(prefix, d.parent) if d.parent else "")
+                                for d in found.definitions]
+            self._refs[path] = [replace(r, path=path,
+                                        scope=qualify(prefix, r.scope) if r.scope else "")
+                                for r in found.references]
+
+    def files(self) -> dict[str, object]:
+        return dict.fromkeys(self._texts)
+
+    def definitions(self, name=None, qualified_name=None) -> list:
+        return [d for defs in self._defs.values() for d in defs
+                if (name is None or d.name == name)
+                and (qualified_name is None or d.qualified_name == qualified_name)]
+
+    def definitions_in(self, path: str) -> list:
+        return list(self._defs.get(path, []))
+
+    def references_in(self, path: str) -> list:
+        return list(self._refs.get(path, []))
+
+    def text(self, path: str) -> str:
+        return self._texts[path]
+
+    def reference(self, path: str, name: str, line: int | None = None):
+        """The one reference to `name` in `path` (at `line` when given)."""
+        (found,) = [r for r in self._refs[path] if r.name == name
+                    and (line is None or r.line == line)]
+        return found
+
+
+# --- the CLI, as the tests of `check` drive it -------------------------------------------
+
+
+def check(repo: Path, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["check", "--repo", str(repo), *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+def check_json(repo: Path, *args: str) -> dict:
+    code, out, err = check(repo, "--format", "json", *args)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def edit(repo: Path, rel: str, old: str, new: str, stage: bool = True) -> None:
+    path = repo / rel
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+    if stage:
+        git(repo, "add", rel)
+
+
+def callers(report: dict) -> set[tuple[str, str]]:
+    return {(a["path"], a["symbol"]) for a in report["affected"]}

@@ -4,14 +4,10 @@ the first commit, binary files, comment-only edits, exit codes, and a repository
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from conftest import git, write_files
-
-from maguyva_guard.cli import main
+from conftest import callers, check, check_json, edit, git, write_files
 
 CONFIG = (
     "def parse_config(path):\n"
@@ -46,31 +42,6 @@ CLI = (
 FILES = {"app/__init__.py": "", "app/config.py": CONFIG, "app/cli.py": CLI}
 
 
-def check(repo: Path, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["check", "--repo", str(repo), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.stdout, result.stderr
-
-
-def check_json(repo: Path, *args: str) -> dict:
-    code, out, err = check(repo, "--format", "json", *args)
-    assert code == 0, err
-    return json.loads(out)
-
-
-def edit(repo: Path, rel: str, old: str, new: str, stage: bool = True) -> None:
-    path = repo / rel
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new))
-    if stage:
-        git(repo, "add", rel)
-
-
-def callers(report: dict) -> set[tuple[str, str]]:
-    return {(a["path"], a["symbol"]) for a in report["affected"]}
-
-
 def test_signature_change_reports_callers_not_same_named_method(make_repo):
     repo = make_repo(FILES)
     edit(repo, "app/config.py", "def parse_config(path):", "def parse_config(path, strict):")
@@ -100,8 +71,8 @@ def test_the_semantic_backend_is_asked_once_per_changed_symbol(make_repo, monkey
     asked: list[str] = []
     search = semantic.SemanticRetriever.search
     monkeypatch.setattr(semantic.SemanticRetriever, "search",
-                        lambda self, request: asked.append(request.query) or
-                        search(self, request))
+                        lambda self, request: (asked.append(request.query),
+                                               search(self, request))[1])
     report = check_json(repo, "--preset", "thorough")
     assert ("app/cli.py", "app.cli.main") in callers(report)
     assert len(asked) == 1, asked

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from maguyva_guard.config import MAX_FILE_BYTES
 from maguyva_guard.extract import classify as c
 
 
@@ -68,7 +69,7 @@ def test_looks_generated(data, generated):
     (b"hello\n", 6, None, c.SKIPPED_LANGUAGE),
 ])
 def test_blob_status(data, size, language, status):
-    assert c.blob_status(data, size, language, c.MAX_FILE_BYTES) == status
+    assert c.blob_status(data, size, language, MAX_FILE_BYTES) == status
 
 
 def test_file_category_generated_by_content():

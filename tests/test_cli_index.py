@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from conftest import git, write_files
 
 from maguyva_guard.cli import main
-from maguyva_guard.index.store import SCHEMA_VERSION
+from maguyva_guard.index.schema import SCHEMA_VERSION
 
 FILES = {
     "pkg/__init__.py": "",

@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 import pytest
+from samples import FUNCTIONS, KEY
 from voyage_server import VoyageServer, vector_bytes
 
 from maguyva_guard.config import SemanticConfig
@@ -20,30 +21,6 @@ from maguyva_guard.embed import hashed as hashembed
 from maguyva_guard.embed import vectors, voyage
 from maguyva_guard.embed.backend import SemanticUnavailable
 
-KEY = "vk-secret-0123456789"
-
-FUNCTIONS = {
-    "parse_config": "def parse_config(config_file):\n    with open(config_file) as fh:\n"
-                    "        return toml.load(fh)\n",
-    "send_email": "def send_email(to, subject, body):\n    smtp = SMTP(HOST)\n"
-                  "    smtp.sendmail(FROM, [to], message(subject, body))\n",
-    "hash_password": "def hash_password(raw, salt):\n    return pbkdf2(raw, salt, ROUNDS)\n",
-    "render_template": "def render_template(name, context):\n"
-                       "    return env.get_template(name).render(**context)\n",
-    "connect_database": "def connect_database(url):\n    return engine.connect(url)\n",
-    "resize_image": "def resize_image(img, width, height):\n"
-                    "    return img.resize((width, height))\n",
-    "log_error": "def log_error(message):\n    logger.error(message)\n",
-    "parse_date": "def parse_date(text):\n    return datetime.strptime(text, '%Y-%m-%d')\n",
-    "compress_file": "def compress_file(src, dst):\n    with gzip.open(dst, 'wb') as out:\n"
-                     "        out.write(open(src, 'rb').read())\n",
-    "retry_request": "def retry_request(fn, attempts):\n    for _ in range(attempts):\n"
-                     "        try:\n            return fn()\n        except IOError:\n"
-                     "            sleep(1)\n",
-    "sort_users": "def sort_users(users):\n    return sorted(users, key=lambda u: u.name)\n",
-    "validate_email_address": "def validate_email_address(addr):\n"
-                              "    return EMAIL_RE.match(addr) is not None\n",
-}
 QUERIES = {
     "read the configuration file": "parse_config",
     "hash a password with a salt": "hash_password",
@@ -214,7 +191,7 @@ def test_voyage_refused_connection_degrades_quickly() -> None:
                                                 base_url=f"http://127.0.0.1:{port}/v1"))
         started = time.monotonic()
         with pytest.raises(SemanticUnavailable, match="Voyage request failed"):
-            voyage.VoyageEmbedder(KEY, cfg, sleep=pytest.fail).embed(["a"])
+            voyage.VoyageEmbedder(KEY, cfg, sleep=pytest.fail).embed(["a"])  # type: ignore[arg-type]
     assert time.monotonic() - started < 5
 
 

@@ -14,6 +14,7 @@ import time
 from types import SimpleNamespace
 
 import pytest
+from samples import ENGINE_REPO as REPO
 
 from maguyva_guard import spec
 from maguyva_guard.errors import FatalError
@@ -198,7 +199,8 @@ class Slow(Recorder):
 
     def __init__(self, modality: str, seconds: float) -> None:
         super().__init__(modality)
-        self.seconds, self.thread = seconds, None
+        self.seconds = seconds
+        self.thread: threading.Thread | None = None
 
     def search(self, request: SearchRequest) -> list[Hit]:
         self.thread = threading.current_thread()
@@ -215,8 +217,8 @@ def test_local_modalities_run_in_the_calling_thread_and_a_network_one_beside_the
                                  timeout=0.3)
     finally:
         release.set()
-    assert rs["structural"].thread is threading.current_thread()
-    assert rs["text"].thread is threading.current_thread()
+    assert getattr(rs["structural"], "thread") is threading.current_thread()  # noqa: B009
+    assert getattr(rs["text"], "thread") is threading.current_thread()  # noqa: B009
     assert rs["semantic"].calls  # it was started, in a thread of its own, and abandoned
     assert response.modalities_failed == {"semantic": "timed out after 0.3s"}
 
@@ -359,28 +361,6 @@ def test_an_empty_query_is_a_fatal_error() -> None:
 
 # --- on a real repository, indexed ---------------------------------------------------------
 
-REPO = {
-    "pkg/__init__.py": "",
-    "pkg/config.py": (
-        "import os\n\n\n"
-        "def parse_config(path):\n"
-        '    """Read the configuration file."""\n'
-        "    if not os.path.exists(path):\n"
-        '        raise FileNotFoundError("ECONNREFUSED config missing")\n'
-        '    return {"path": path}\n'
-    ),
-    "pkg/cli.py": (
-        "from pkg.config import parse_config\n\n\n"
-        "def main():\n"
-        '    cfg = parse_config("app.toml")\n'
-        "    return cfg\n"
-    ),
-    "vendor/lib.py": (
-        "from pkg.config import parse_config\n\n\n"
-        "def vendored():\n"
-        '    return parse_config("x")\n'
-    ),
-}
 
 
 @pytest.fixture

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from maguyva_guard.commands import explain
 from maguyva_guard.records import Hit
 from maguyva_guard.search import engine
@@ -15,7 +17,7 @@ class Canned:
         return self.hits
 
 
-def response_json(**kw: object) -> dict:
+def response_json(**kw: Any) -> dict:
     retrievers = {
         "structural": Canned("structural", [Hit("pkg/c.py", 4, 8, "pkg.c.parse", 1, "structural")]),
         "text": Canned("text", [Hit("vendor/v.py", 2, 2, "<module>", 1, "text"),

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from conftest import GIT_ENV, git, write_files
 
-from maguyva_guard.index.store import INDEX_DIRNAME, SCHEMA_VERSION
+from maguyva_guard.index.schema import INDEX_DIRNAME, SCHEMA_VERSION
 
 MODULES = 1000  # a cold index of these takes a couple of seconds: long enough to be killed
 DEFS_PER_MODULE = 6  # funcN and funcN_0..4

@@ -224,8 +224,8 @@ def test_the_change_mapper_never_crashes_and_spans_lie_inside_the_file(repo, sid
     head = repo.commit(new, parent=base)
     store = repo.store
     change_set = changes.compute(str(repo.root), base, head,
-                                 lambda blob, path: store.symbols_for(blob, path),
-                                 git.read_blobs_for(repo.root))
+                                 lambda blob, path: indexer.symbols_for(store, blob, path),
+                                 lambda ids: git.read_blobs(repo.root, ids))
     assert_changed_spans_inside(change_set.changed, old, new)
     for side, defs in ((old, change_set.old_definitions), (new, change_set.new_definitions)):
         for d in defs.values():
@@ -255,7 +255,7 @@ SEGMENT = st.text(alphabet="ab._-", min_size=1, max_size=6).filter(lambda s: s n
 def test_a_module_path_loses_its_suffix_as_pathlib_would_take_it(parts: list[str]) -> None:
     from pathlib import PurePosixPath
 
-    from maguyva_guard.retrievers.resolve import _without_suffix
+    from maguyva_guard.retrievers.modnames import _without_suffix
 
     path = "/".join(parts)
     assert _without_suffix(path) == str(PurePosixPath(path).with_suffix(""))

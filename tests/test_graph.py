@@ -3,6 +3,7 @@ and the honesty rule (an unresolvable call is kept as ambiguous, never dropped).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -98,7 +99,7 @@ PY_FILES = {
 
 
 @pytest.fixture
-def graph(make_repo) -> GraphRetriever:
+def graph(make_repo) -> Iterator[GraphRetriever]:
     repo = make_repo(PY_FILES)
     store = Store.open(repo)
     indexer.update(store, indexer.staged_view(store))

@@ -9,7 +9,7 @@ field `f"{self.name}-x"` that is a real read.
 
 from __future__ import annotations
 
-from test_check import check_json, edit
+from conftest import check_json, edit
 
 APP = (
     "class App:\n"

@@ -8,7 +8,8 @@ from conftest import git, write_files
 from maguyva_guard.extract import classify
 from maguyva_guard.index import indexer
 from maguyva_guard.index import parse as blobparse
-from maguyva_guard.index.store import RECORD_INDEXES, Store
+from maguyva_guard.index.schema import RECORD_INDEXES
+from maguyva_guard.index.store import Store
 
 FILES = {
     "pkg/__init__.py": "from .config import parse_config\n",
@@ -31,7 +32,7 @@ def test_first_update_parses_every_supported_blob(make_repo):
         stats = indexer.update(store)
         assert stats.files == len(FILES)
         # 4 Python files with distinct content + vendor/lib.py; api_pb2.py is generated.
-        assert stats.parsed == store.parse_count == 5
+        assert stats.parsed == 5
         assert stats.symbols == len(store.definitions())
         assert stats.references == len(store.references())
         files = store.files()
@@ -64,7 +65,7 @@ def test_one_changed_file_parses_only_that_blob(make_repo):
         write_files(repo, {"pkg/cli.py": FILES["pkg/cli.py"] + "\n\ndef other():\n    pass\n"})
         git(repo, "add", "pkg/cli.py")
         stats = indexer.update(store)
-        assert stats.parsed == store.parse_count == 1
+        assert stats.parsed == 1
         assert [d.path for d in store.definitions(name="other")] == ["pkg/cli.py"]
         # The counts are kept up to date from the changed paths alone.
         assert stats.symbols == len(store.definitions())
@@ -153,7 +154,7 @@ def test_tree_view_and_flipping_back(make_repo):
         assert store.definitions(name="parse_config")[0].signature == "def parse_config(path)"
         assert indexer.update_tree(store, "HEAD").parsed == 0  # the previous view is kept
         assert indexer.update(store).parsed == 0  # the staged index equals HEAD
-        assert store.meta_get("view") == indexer.STAGED
+        assert store.meta_get("view") == indexer.STAGED_VIEW
 
 
 def test_ensure_parsed_and_symbols_for(make_repo):
@@ -166,7 +167,7 @@ def test_ensure_parsed_and_symbols_for(make_repo):
         git(repo, "commit", "-q", "-m", "rename")
         indexer.update(store)  # two view changes later the old blob is collected
         assert store.symbols_of(old_blob, "pkg/config.py") is None
-        symbols = store.symbols_for(old_blob, "pkg/config.py")
+        symbols = indexer.symbols_for(store, old_blob, "pkg/config.py")
         assert symbols is not None
         assert [d.qualified_name for d in symbols.definitions] == ["pkg.config.parse_config"]
         assert indexer.ensure_parsed(store, {old_blob: "pkg/config.py"}) == 0  # now known
@@ -239,10 +240,10 @@ def test_extractor_change_drops_every_record(make_repo, monkeypatch):
 
 @pytest.mark.parametrize("hook", ["index_contents", "drop_blobs"])
 def test_text_hooks_receive_blobs(make_repo, monkeypatch, hook):
-    from maguyva_guard.retrievers import text
+    from maguyva_guard.index import fulltext
 
     calls: list[list] = []
-    monkeypatch.setattr(text, hook, lambda conn, items: calls.append(list(items)))
+    monkeypatch.setattr(fulltext, hook, lambda conn, items: calls.append(list(items)))
     repo = make_repo({"a.py": "one\n"})
     with Store.open(repo) as store:
         indexer.update(store)
@@ -267,7 +268,7 @@ def test_a_path_that_is_not_utf8_is_indexed(make_repo):
 
 
 def test_semantic_refresh_is_time_boxed_except_for_the_index_command(make_repo, monkeypatch):
-    from maguyva_guard.retrievers import semantic
+    from maguyva_guard.index import embeddings
 
     calls: list[str] = []
 
@@ -275,7 +276,7 @@ def test_semantic_refresh_is_time_boxed_except_for_the_index_command(make_repo, 
         calls.append("all" if "budget" in kw and kw["budget"] is None else "boxed")
         return 0
 
-    monkeypatch.setattr(semantic, "refresh", refresh)
+    monkeypatch.setattr(embeddings, "refresh", refresh)
     repo = make_repo(FILES)
     with Store.open(repo) as store:
         indexer.update(store)  # a new view: the module's own budget

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from test_engine import REPO as ENGINE_REPO
+from samples import ENGINE_REPO
 
 from maguyva_guard.cli import main
 

@@ -19,6 +19,13 @@ import pytest
 
 from maguyva_guard.errors import FatalError
 from maguyva_guard.guard import risk
+from maguyva_guard.guard.model import (
+    UNSPECIFIED_REASON,
+    ImpactReport,
+    Stats,
+    ambiguous_reason,
+    fallback_reason,
+)
 from maguyva_guard.records import (
     AMBIGUOUS,
     EXACT,
@@ -32,16 +39,8 @@ from maguyva_guard.records import (
     Fallback,
 )
 from maguyva_guard.report import templated as templating
-from maguyva_guard.report.render import (
-    FORMATS,
-    UNSPECIFIED_REASON,
-    ImpactReport,
-    Stats,
-    ambiguous_reason,
-    fallback_reason,
-    groups,
-    render,
-)
+from maguyva_guard.report.groups import groups
+from maguyva_guard.report.render import FORMATS, render
 from maguyva_guard.spec import centrality_boost, rrf_contribution
 
 HERE = Path(__file__).parent

@@ -18,6 +18,7 @@ import json
 import re
 import socket
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -70,13 +71,13 @@ def network_attempts(monkeypatch) -> list[str]:
     attempts: list[str] = []
     real_connect, real_connect_ex = socket.socket.connect, socket.socket.connect_ex
 
-    def connect(self: socket.socket, address: object) -> object:
+    def connect(self: socket.socket, address: Any) -> object:
         if self.family != socket.AF_UNIX:
             attempts.append(f"connect {address!r}")
             raise OSError("network access attempted in a test that forbids it")
         return real_connect(self, address)
 
-    def connect_ex(self: socket.socket, address: object) -> object:
+    def connect_ex(self: socket.socket, address: Any) -> object:
         if self.family != socket.AF_UNIX:
             attempts.append(f"connect_ex {address!r}")
             return 111

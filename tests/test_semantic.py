@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 from conftest import git, write_files
-from test_embedding import FUNCTIONS, KEY
+from samples import FUNCTIONS, KEY
 from voyage_server import VoyageServer
 
 from maguyva_guard.config import SemanticConfig
@@ -19,7 +19,7 @@ from maguyva_guard.embed import backend as embedding
 from maguyva_guard.embed import hashed as hashembed
 from maguyva_guard.embed import vectors
 from maguyva_guard.embed.backend import SemanticUnavailable
-from maguyva_guard.index import indexer
+from maguyva_guard.index import embeddings, indexer
 from maguyva_guard.index.store import Store
 from maguyva_guard.retrievers import semantic
 from maguyva_guard.retrievers.base import SearchRequest
@@ -32,7 +32,7 @@ FILES = {f"app/{name}.py": body for name, body in FUNCTIONS.items()}
 def fresh_state(monkeypatch) -> None:
     embedding._warned.clear()
     semantic._views.clear()
-    semantic._loaded.clear()
+    embeddings._loaded.clear()
     semantic._searchables.clear()
     monkeypatch.delenv("VOYAGE_API_KEY", raising=False)
 
@@ -42,10 +42,13 @@ def ask(store: Store, query: str, config=None, intent: str = "understand_code", 
     return semantic.SemanticRetriever(store, config).search(request)
 
 
-def stored(store: Store, backend=None) -> vectors.Vectors | None:
+def stored(store: Store, backend=None) -> vectors.Vectors:
+    """The vectors file of `backend` (default: the embedded one); fails when there is none."""
     backend = backend or hashembed.HashEmbedder()
-    return vectors.load(vectors.file_for(store.index_dir, *embedding.tag(backend)),
-                        backend.dimension)
+    found = vectors.load(vectors.file_for(store.index_dir, *embedding.tag(backend)),
+                         backend.dimension)
+    assert found is not None, "no vectors file"
+    return found
 
 
 def test_the_indexer_embeds_and_search_finds_by_meaning(make_repo) -> None:
@@ -83,18 +86,24 @@ def test_an_update_embeds_only_new_chunks(make_repo, monkeypatch) -> None:
     indexer.update(store)
     embedded: list[str] = []
     real, real_one = hashembed.HashEmbedder.embed, hashembed.HashEmbedder.embed_one
-    monkeypatch.setattr(hashembed.HashEmbedder, "embed",
-                        lambda self, texts, t="document": embedded.extend(texts) or
-                        real(self, texts, t))
-    monkeypatch.setattr(hashembed.HashEmbedder, "embed_one",
-                        lambda self, text: embedded.append(text) or real_one(self, text))
+
+    def embed(self, texts, t="document"):
+        embedded.extend(texts)
+        return real(self, texts, t)
+
+    def embed_one(self, text):
+        embedded.append(text)
+        return real_one(self, text)
+
+    monkeypatch.setattr(hashembed.HashEmbedder, "embed", embed)
+    monkeypatch.setattr(hashembed.HashEmbedder, "embed_one", embed_one)
     write_files(repo, {"app/log_error.py": "def log_error(message):\n    logger.warning(message)\n",
                        "copy/parse_config.py": FILES["app/parse_config.py"]})
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "change one, copy one")
     indexer.update(store)
     assert embedded == ["def log_error(message):\n    logger.warning(message)"]
-    assert semantic.refresh(store) == 0  # nothing left to embed
+    assert embeddings.refresh(store) == 0  # nothing left to embed
     paths = {h.path for h in ask(store, "read the configuration file", limit=2)}
     assert paths == {"app/parse_config.py", "copy/parse_config.py"}  # one vector, two places
 
@@ -147,7 +156,7 @@ def test_voyage_failure_degrades_to_the_other_modalities(make_repo, monkeypatch,
         indexer.update(store)
         config = SemanticConfig(backend="voyage", base_url=server.base_url)
         server.script(500)
-        assert semantic.refresh(store, config=config) == 0  # the index stays usable
+        assert embeddings.refresh(store, config=config) == 0  # the index stays usable
         for _ in range(3):
             server.script(500)
         with pytest.raises(SemanticUnavailable, match="HTTP 500"):
@@ -183,20 +192,20 @@ def test_switching_backend_re_embeds_into_its_own_file(make_repo, monkeypatch) -
     with VoyageServer(KEY) as server:
         config = SemanticConfig(backend="voyage", base_url=server.base_url)
         seen: list[tuple[int, int]] = []
-        assert semantic.refresh(store, lambda d, t: seen.append((d, t)), config=config) == 12
+        assert embeddings.refresh(store, lambda d, t: seen.append((d, t)), config=config) == 12
         assert seen == [(12, 12)]
     voyage_file = store.index_dir / "vectors-v2-voyage-voyage-code-3-1024.npy"
     assert voyage_file.is_file() and len(stored(store).keys) == 12  # embedded file untouched
-    assert semantic.refresh(store) == 0  # back to embedded: its vectors are still there
+    assert embeddings.refresh(store) == 0  # back to embedded: its vectors are still there
 
 
 def test_a_bounded_refresh_leaves_the_rest_to_the_next_runs(make_repo, monkeypatch, capsys):
-    monkeypatch.setattr(semantic, "BATCH", 5)
+    monkeypatch.setattr(embeddings, "BATCH", 5)
     store = Store.open(make_repo(FILES))
     indexer.update(store)  # budget 1 s: all three batches of 5 fit
     assert len(stored(store).keys) == 12
     store.index_dir.joinpath("vectors-v2-embedded-subtoken-simhash-v2-1024.npy").unlink()
-    assert semantic.refresh(store, budget=0.0) == 5  # the first batch always runs
+    assert embeddings.refresh(store, budget=0.0) == 5  # the first batch always runs
     monkeypatch.setattr(semantic, "SEARCH_SECONDS", 0.0)
     assert len(ask(store, "read the configuration file", limit=20)) == 10
     assert "semantic index incomplete: 10 of 12 chunks" in capsys.readouterr().err
@@ -208,7 +217,7 @@ def test_a_damaged_vectors_file_is_rebuilt(make_repo) -> None:
     indexer.update(store)
     path = store.index_dir / "vectors-v2-embedded-subtoken-simhash-v2-1024.npy"
     path.write_bytes(b"not a numpy file")
-    assert semantic.refresh(store) == 12
+    assert embeddings.refresh(store) == 12
     assert [p.name for p in store.index_dir.glob("vectors-*")] == [path.name]  # no temp left
 
 
@@ -257,7 +266,7 @@ def test_a_search_sends_no_big_backlog_through_the_network(make_repo, monkeypatc
         assert ask(store, "read the configuration file", config) == []
         assert server.requests == []  # nothing to search: not even the query is sent
         assert "semantic index incomplete: 0 of 12 chunks" in capsys.readouterr().err
-        assert semantic.refresh(store, config=config) == 12  # the next index update does it
+        assert embeddings.refresh(store, config=config) == 12  # the next index update does it
         assert ask(store, "read the configuration file", config)
 
 
@@ -267,9 +276,8 @@ def test_an_update_that_parsed_nothing_does_not_read_the_view(make_repo, monkeyp
     indexer.update(store)
     git(repo, "mv", "app/log_error.py", "app/errors.py")  # a rename: no new blob
     git(repo, "commit", "-q", "-m", "rename")
-    monkeypatch.setattr(semantic, "current_view", pytest.fail)
-    indexer.update(store)
-    assert store.parse_count == 0
+    monkeypatch.setattr(embeddings, "current_view", pytest.fail)
+    assert indexer.update(store).parsed == 0
     monkeypatch.undo()
     (best,) = ask(store, "log an error message", limit=1)
     assert best.path == "app/errors.py"
@@ -279,14 +287,14 @@ def test_a_fully_embedded_view_is_searched_without_reading_every_chunk(make_repo
     store = Store.open(make_repo(FILES))
     indexer.update(store)
     path = vectors.file_for(store.index_dir, *embedding.tag(hashembed.HashEmbedder()))
-    store.meta_set(semantic._complete_key(path), "")  # forget: the next search reads the view
+    store.meta_set(embeddings.complete_key(path), "")  # forget: the next search reads the view
     slow = [(h.path, h.symbol, h.line_start) for h in ask(store, "read the configuration file")]
-    assert semantic._is_complete(store, path)  # ... and notes that every chunk has a vector
+    assert embeddings.is_complete(store, path)  # ... and notes that every chunk has a vector
 
     def no_view(*args, **kwargs):
         raise AssertionError("the fast path must not read the whole view")
 
-    monkeypatch.setattr(semantic, "current_view", no_view)
+    monkeypatch.setattr(embeddings, "current_view", no_view)
     monkeypatch.setattr(semantic, "_views", {})
     fast = [(h.path, h.symbol, h.line_start) for h in ask(store, "read the configuration file")]
     assert fast == slow and fast[0][1] == "app.parse_config.parse_config"
@@ -321,16 +329,16 @@ def test_a_one_file_update_embeds_its_chunks_without_reading_the_view(make_repo,
     store = Store.open(repo)
     indexer.update(store)
     path = vectors.file_for(store.index_dir, *embedding.tag(hashembed.HashEmbedder()))
-    assert semantic._is_complete(store, path)
+    assert embeddings.is_complete(store, path)
 
     def no_view(*args, **kwargs):
         raise AssertionError("an incremental refresh must not read the whole view")
 
-    monkeypatch.setattr(semantic, "current_view", no_view)
+    monkeypatch.setattr(embeddings, "current_view", no_view)
     (repo / "app" / "extra.py").write_text("def brand_new_helper(x):\n    return x * 2\n")
     git(repo, "add", "app/extra.py")
     indexer.update(store)
-    assert semantic._is_complete(store, path)  # the new chunk has its vector
+    assert embeddings.is_complete(store, path)  # the new chunk has its vector
     assert len(stored(store).keys) == len(FUNCTIONS) + 1
 
 
@@ -346,12 +354,12 @@ def test_index_after_a_one_file_change_embeds_it_without_reading_the_view(make_r
     def no_view(*args, **kwargs):
         raise AssertionError("index after a one-file change must not read the whole view")
 
-    monkeypatch.setattr(semantic, "current_view", no_view)
+    monkeypatch.setattr(embeddings, "current_view", no_view)
     stats = indexer.index_repo(str(repo))
     assert stats.parsed == 1
     with Store.open(repo) as store:
         path = vectors.file_for(store.index_dir, *embedding.tag(hashembed.HashEmbedder()))
-        assert semantic._is_complete(store, path)
+        assert embeddings.is_complete(store, path)
         assert len(stored(store).keys) == len(FUNCTIONS) + 1
 
 
@@ -369,7 +377,7 @@ def test_source_ranks_before_a_slightly_nearer_test(make_repo):
         raw = retriever._search(embedding.select(retriever.config), request)
         hits = retriever.search(request)
     assert [h.path for h in raw] == ["tests/test_parse.py", "app/parse_config.py"]
-    assert raw[0].score * semantic.CATEGORY_FACTOR["test"] < raw[1].score
+    assert raw[0].score * semantic.SEMANTIC_CATEGORY_FACTOR["test"] < raw[1].score
     assert [h.path for h in hits] == ["app/parse_config.py", "tests/test_parse.py"]
 
 
@@ -390,7 +398,7 @@ def test_a_hook_run_after_a_one_file_change_never_imports_numpy(make_repo) -> No
     assert out == ["1", "False"]
     with Store.open(repo) as store:
         path = vectors.file_for(store.index_dir, *embedding.tag(hashembed.HashEmbedder()))
-        assert semantic._is_complete(store, path)  # the new chunk got its vector
+        assert embeddings.is_complete(store, path)  # the new chunk got its vector
         keys = stored(store).keys
         assert len(keys) == len(set(keys)) == len(FUNCTIONS) + 30 + 1
 

@@ -15,7 +15,8 @@ import pytest
 
 from maguyva_guard.errors import FatalError
 from maguyva_guard.index import dbfile as storefile
-from maguyva_guard.index.store import SCHEMA_VERSION, FileInfo, Store
+from maguyva_guard.index.schema import SCHEMA_VERSION, FileInfo
+from maguyva_guard.index.store import Store
 from maguyva_guard.index.writer import BlobRecord
 from maguyva_guard.records import Chunk, Definition, FileSymbols, Reference
 
@@ -169,7 +170,8 @@ def test_a_killed_writer_leaves_the_previous_state(make_repo):
         _fill(store, {"a.py": "before"}, {"before": SYMBOLS})
     script = textwrap.dedent(f"""
         import os, signal
-        from maguyva_guard.index.store import Store, FileInfo
+        from maguyva_guard.index.schema import FileInfo
+        from maguyva_guard.index.store import Store
         store = Store.open({str(repo)!r})
         with store.transaction():
             store.writer().set_view(store.files(), {{"a.py": FileInfo("after", None, "source")}})

@@ -8,8 +8,7 @@ were reported as "No callers affected" (complete) before the graph read such use
 
 from __future__ import annotations
 
-from conftest import git
-from test_check import callers, check_json, edit
+from conftest import callers, check_json, edit, git
 
 MAKE = (
     "import enum\n"

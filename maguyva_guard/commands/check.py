@@ -9,9 +9,10 @@ from maguyva_guard import git
 from maguyva_guard.config import load_config
 from maguyva_guard.errors import FatalError
 from maguyva_guard.guard import impact, risk
+from maguyva_guard.guard.model import ImpactReport
 from maguyva_guard.index import indexer
 from maguyva_guard.integrations import prepush
-from maguyva_guard.report import render as report
+from maguyva_guard.report import render
 
 EXIT_OK = 0
 EXIT_FAIL_ON = 1
@@ -21,7 +22,7 @@ EXIT_FAIL_ON = 1
 class Outcome:
     text: str  # the rendered report ("" when written to a file)
     exit_code: int
-    report: report.ImpactReport
+    report: ImpactReport
 
 
 def run(
@@ -46,9 +47,9 @@ def run(
             raise FatalError("--from-env cannot be combined with --base or --head")
         revs = prepush.revisions_from_env()
         if revs is None:
-            empty = report.ImpactReport(repo=".", base=None, head="", changed_symbols=(),
+            empty = ImpactReport(repo=".", base=None, head="", changed_symbols=(),
                                         affected=())
-            return Outcome(report.render(empty, fmt), EXIT_OK, empty)
+            return Outcome(render.render(empty, fmt), EXIT_OK, empty)
         base, head = revs
     result = impact.check(
         str(info.root), base=base, head=head, preset=config.preset, depth=config.depth,
@@ -59,7 +60,7 @@ def run(
         result = replace(result, affected=kept)
     if repo_url:
         result = replace(result, repo_url=repo_url)
-    text = report.render(result, fmt, color=color, max_callers=config.max_callers)
+    text = render.render(result, fmt, color=color, max_callers=config.max_callers)
     if output is not None:
         try:
             Path(output).write_text(text, encoding="utf-8")

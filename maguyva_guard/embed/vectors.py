@@ -53,7 +53,7 @@ def file_for(index_dir: Path, backend: str, model: str, dimension: int) -> Path:
     return index_dir / f"vectors-v{FORMAT_VERSION}-{backend}-{slug}-{dimension}.npy"
 
 
-def record_dtype(dimension: int) -> np.dtype:  # type: ignore[type-arg]
+def record_dtype(dimension: int) -> np.dtype:
     import numpy as np
 
     return np.dtype([("key", f"V{KEY_BYTES}"), ("bits", np.uint8, (dimension // 8,))])

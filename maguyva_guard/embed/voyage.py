@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from maguyva_guard.embed.backend import (
+from maguyva_guard.embed.base import (
     DOCUMENT,
     KEY_VARIABLE,
     VOYAGE,
@@ -112,7 +112,7 @@ class VoyageEmbedder:
         after = retry_after(getattr(exc, "headers", None) or {})
         if after is not None:
             return after if after <= RETRY_AFTER_CAP else None
-        return min(BACKOFF_FIRST * 2**attempt, BACKOFF_CAP)
+        return min(BACKOFF_FIRST * 2.0**attempt, BACKOFF_CAP)
 
     def _reason(self, exc: Any) -> str:
         status = getattr(exc, "http_status", None)

@@ -26,7 +26,6 @@ SKIPPED_GENERATED: Final = "skipped-generated"
 SKIPPED_LANGUAGE: Final = "skipped-language"  # no grammar for it: kept for text search only
 SKIPPED_ERROR: Final = "skipped-error"  # the parser raised: kept for text search only
 
-MAX_FILE_BYTES: Final = 1 << 20  # larger blobs are recorded, not parsed (configurable)
 BINARY_SNIFF_BYTES: Final = 8192  # a NUL byte in this prefix means binary (as git decides)
 MINIFIED_AVG_LINE: Final = 300  # average line length above which code is minified
 MARKER_LINES: Final = 5  # "generated" markers are looked for in this many first lines

@@ -20,7 +20,7 @@ class LanguageSpec:
     decorated_definition, JS `export`, Go's `type`/`const` around a lone spec).
     `leading`: sibling node types just before a definition that belong to it (TS method
     decorators, Rust `#[attributes]`).
-    `import_style`: which flattener of symbol_imports.py reads this language's import nodes.
+    `import_style`: which flattener of imports.py reads this language's import nodes.
     `package_scope`: names of the same package are visible in other files without an import
     (Go). Then a plain identifier use is kept unless it is a local (@local captures);
     elsewhere it is kept only when the file binds the name (a definition or an import) or

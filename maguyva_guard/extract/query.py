@@ -105,7 +105,7 @@ def _compile(language: str) -> Compiled:
 
     spec = LANGUAGES[language]
     source = query_source(language) + "\n(ERROR) @error\n"
-    grammar = get_language(spec.grammar)
+    grammar = get_language(spec.grammar)  # type: ignore[arg-type]  # names are data
     query = Query(grammar, source)
     raw = source.encode("utf-8")
     roles = []

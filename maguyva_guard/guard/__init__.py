@@ -1,0 +1,8 @@
+"""The guard: from a diff to the callers it can break.
+
+Owns the change mapper (changes.py: changed lines to changed symbols), the impact analysis
+(impact.py: the engine asked about each changed symbol, callers ranked), risk (risk.py) and
+the report model the analysis returns (model.py).
+
+May import: the top-level basics, extract, embed, index, retrievers and search.
+"""

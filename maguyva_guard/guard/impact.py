@@ -24,11 +24,13 @@ from dataclasses import dataclass, field, replace
 
 from maguyva_guard import git, spec
 from maguyva_guard.errors import FatalError
-from maguyva_guard.guard import changes, risk
+from maguyva_guard.guard import changes, model, risk
+from maguyva_guard.guard.model import STAGED
 from maguyva_guard.index import centrality, indexer
 from maguyva_guard.index.store import Store
 from maguyva_guard.records import (
     AMBIGUOUS,
+    CONFIDENCE_RANK,
     EXACT,
     REMOVED,
     RENAMED,
@@ -40,14 +42,11 @@ from maguyva_guard.records import (
     FileSymbols,
     Hit,
 )
-from maguyva_guard.report import render as report
 from maguyva_guard.retrievers.base import Retriever, SearchRequest
 from maguyva_guard.search import engine
 
-STAGED = "STAGED"
 NULL = "0" * 40
 GUARD_INTENTS = (spec.IMPACT_ANALYSIS, spec.FIND_REFERENCES)
-ORDER = {EXACT: 0, "probable": 1, AMBIGUOUS: 2}
 # What each modality is asked for per changed symbol. Only the graph decides who is a
 # caller (and returns every edge of its target regardless); the others only add ranking
 # evidence, and their hits past the first couple of hundred add none.
@@ -101,12 +100,7 @@ def revisions(repo: str, base: str | None, head: str | None) -> Revisions:
     return Revisions(merge, head_id, base, head or "HEAD")
 
 
-def view_of(repo: str, rev: str | None) -> dict[str, git.Entry]:
-    """The files of one side: a commit's tree, or the staged index when `rev` is None."""
-    return git.ls_index(repo) if rev is None else git.ls_tree(repo, rev)
-
-
-def centralities(store: object, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], float]:
+def centralities(store: Store, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], float]:
     return centrality.lookup(store, list(keys))
 
 
@@ -115,7 +109,7 @@ def contributions_of(result: object) -> tuple[Contribution, ...]:
 
 
 def weakest(a: str, b: str) -> str:
-    return a if ORDER.get(a, 2) >= ORDER.get(b, 2) else b
+    return a if CONFIDENCE_RANK.get(a, 2) >= CONFIDENCE_RANK.get(b, 2) else b
 
 
 def callers_of(
@@ -164,9 +158,9 @@ def callers_of(
         key = (h.path, h.symbol)
         score, mods, contribs, strategy = fused.get(key, (0.0, {spec.GRAPH}, (), "rrf"))
         prev = found.get(key)
-        if prev is not None and (prev.depth, ORDER.get(prev.confidence, 2)) <= (
+        if prev is not None and (prev.depth, CONFIDENCE_RANK.get(prev.confidence, 2)) <= (
             h.depth,
-            ORDER.get(h.confidence, 2),
+            CONFIDENCE_RANK.get(h.confidence, 2),
         ):
             continue
         found[key] = Affected(
@@ -210,7 +204,7 @@ class _Run:
                 line=prev.line if prev.depth <= a.depth else a.line,
                 because_of=tuple(dict.fromkeys(prev.because_of + a.because_of)),
                 modalities=tuple(sorted(set(prev.modalities) | set(a.modalities))),
-                confidence=min(a.confidence, prev.confidence, key=ORDER.__getitem__),
+                confidence=min(a.confidence, prev.confidence, key=CONFIDENCE_RANK.__getitem__),
             )
 
 
@@ -228,13 +222,13 @@ def check(
     semantic_config: object | None = None,
     max_file_size: int | None = None,
     progress: indexer.Progress | None = None,
-) -> report.ImpactReport:
+) -> model.ImpactReport:
     """Run the guard on one diff; the repository is only read, the index only written."""
     info = git.repo_info(repo_path)
     repo = str(info.root)
     revs = revisions(repo, base, head)
     run = _Run()
-    sizes = {} if max_file_size is None else {"max_size": max_file_size}
+    sizes = max_file_size
     with Store.open(repo, exclusive=True) as store:
         t0 = time.perf_counter()
         files = git.diff_files(repo, revs.base, revs.head)
@@ -242,11 +236,11 @@ def check(
         indexer.warm_parsers(store, {**old_blobs, **{f.new_blob: f.new_path for f in files
                                                      if f.new_path and f.new_blob != NULL}})
         if revs.head is None:
-            indexer.update(store, progress=progress, **sizes)
+            indexer.update(store, progress=progress, max_size=sizes)
         else:
-            indexer.update_tree(store, revs.head, progress=progress, **sizes)
+            indexer.update_tree(store, revs.head, progress=progress, max_size=sizes)
         centrality.refresh(store)
-        indexer.ensure_parsed(store, old_blobs, **sizes)
+        indexer.ensure_parsed(store, old_blobs, max_size=sizes)
         index_seconds = time.perf_counter() - t0
         t1 = time.perf_counter()
         change_set = changes.compute(
@@ -262,7 +256,7 @@ def check(
         cent = centralities(store, run.affected.keys())
         if old_targets and revs.base is not None:
             # Removed and renamed symbols: their callers are in the old revision.
-            indexer.update_tree(store, revs.base, progress=progress, **sizes)
+            indexer.update_tree(store, revs.base, progress=progress, max_size=sizes)
             recorders = recorders_for(store, semantic_config)
             for sym, target in old_targets:
                 run.add(callers_of(store, sym, target, preset=preset, depth=depth,
@@ -354,21 +348,21 @@ def _report(
     files_indexed: int,
     index_seconds: float,
     query_seconds: float,
-) -> report.ImpactReport:
+) -> model.ImpactReport:
     everything = [
         replace(a, centrality=round(cent.get((a.path, a.symbol), 0.0), 4))
         for a in run.affected.values()
     ]
     everything.sort(key=lambda a: (-a.score, -a.centrality, a.depth, a.path, a.line))
     affected, possible = _split_possible(everything)
-    return report.ImpactReport(
+    return model.ImpactReport(
         repo=".",
         base=revs.base,
         head=revs.head or STAGED,
         changed_symbols=risk.assess(change_set.changed, affected),
         affected=tuple(affected),
         fallbacks=change_set.fallbacks,
-        stats=report.Stats(
+        stats=model.Stats(
             files_indexed=files_indexed,
             index_seconds=round(index_seconds, 3),
             query_seconds=round(query_seconds, 3),

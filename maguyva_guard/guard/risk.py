@@ -31,17 +31,19 @@ from maguyva_guard.records import (
     MODIFIED,
     REMOVED,
     RENAMED,
+    RISK_LEVELS,
     SIGNATURE_CHANGED,
     Affected,
     ChangedSymbol,
+    RiskLevel,
 )
 
-NONE: Final = "none"
-LOW: Final = "low"
-MEDIUM: Final = "medium"
-HIGH: Final = "high"
+NONE: Final = RiskLevel.NONE
+LOW: Final = RiskLevel.LOW
+MEDIUM: Final = RiskLevel.MEDIUM
+HIGH: Final = RiskLevel.HIGH
 # Weakest first: the order `exceeds` and `max_risk` compare by.
-LEVELS: Final = (NONE, LOW, MEDIUM, HIGH)
+LEVELS: Final = RISK_LEVELS
 
 # Changes that break a caller for sure: its call no longer resolves (removed, renamed) or no
 # longer matches the parameters (signature_changed). A body change or an addition compiles.

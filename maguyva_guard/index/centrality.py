@@ -16,7 +16,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from maguyva_guard.index.store import module_prefix, qualify
+from maguyva_guard.index.store import Store, module_prefix, qualify
+from maguyva_guard.records import MODULE_SYMBOL
 
 REFRESH_DRIFT = 0.05
 # A name with more definitions than this (get, save, __init__...) says nothing about which
@@ -36,16 +37,16 @@ def ensure_table(conn: sqlite3.Connection) -> None:
     )
 
 
-def view_signature(files: dict[str, object]) -> dict[str, str]:
+def view_signature(files: Mapping[str, object]) -> dict[str, str]:
     return {p: str(getattr(f, "blob", f)) for p, f in files.items()}
 
 
-def needs_refresh(store: object) -> bool:
-    digest = store.meta_get("view_digest")  # type: ignore[attr-defined]
-    if digest and store.meta_get(CHECKED_KEY) == digest:  # type: ignore[attr-defined]
+def needs_refresh(store: Store) -> bool:
+    digest = store.meta_get("view_digest")
+    if digest and store.meta_get(CHECKED_KEY) == digest:
         return False  # this very view was measured already (the hook's usual case)
-    files = store.files()  # type: ignore[attr-defined]
-    stamp = store.meta_get("centrality_view")  # type: ignore[attr-defined]
+    files = store.files()
+    stamp = store.meta_get("centrality_view")
     if not stamp:
         return bool(files)
     # Lines "path\tblob" as refresh() stores them; set differences, not a parsed dict:
@@ -56,29 +57,29 @@ def needs_refresh(store: object) -> bool:
     changed = len(now - before) + len(gone)  # changed or added paths, plus removed ones
     drifted = changed > REFRESH_DRIFT * max(len(files), 1)
     if not drifted and digest:
-        store.meta_set(CHECKED_KEY, digest)  # type: ignore[attr-defined]
+        store.meta_set(CHECKED_KEY, digest)
     return drifted
 
 
-def refresh(store: object, force: bool = False) -> int:
+def refresh(store: Store, force: bool = False) -> int:
     """Recompute and store centralities if the view drifted; returns the node count."""
     if not force and not needs_refresh(store):
         return 0
-    graph, nodes = build_graph(store.conn)  # type: ignore[attr-defined]
+    graph, nodes = build_graph(store.conn)
     ranks = pagerank(graph)
     scale = len(graph)
-    files = view_signature(store.files())  # type: ignore[attr-defined]
-    conn = store.conn  # type: ignore[attr-defined]
+    files = view_signature(store.files())
+    conn = store.conn
     ensure_table(conn)
-    with store.transaction():  # type: ignore[attr-defined]
+    with store.transaction():
         conn.execute(f"DELETE FROM {TABLE}")
         conn.executemany(
             f"INSERT OR REPLACE INTO {TABLE} VALUES (?, ?, ?)",
             ((k[0], k[1], ranks[i] * scale) for k, i in nodes.items() if i in ranks),
         )
         stamp = "\n".join(f"{p}\t{b}" for p, b in sorted(files.items()))
-        store.meta_set("centrality_view", stamp)  # type: ignore[attr-defined]
-        store.meta_set(CHECKED_KEY, store.meta_get("view_digest") or "")  # type: ignore[attr-defined]
+        store.meta_set("centrality_view", stamp)
+        store.meta_set(CHECKED_KEY, store.meta_get("view_digest") or "")
     setattr(store, CACHE_ATTRIBUTE, None)
     return scale
 
@@ -108,7 +109,7 @@ def build_graph(conn: sqlite3.Connection) -> tuple[Any, dict[tuple[str, str], in
         targets = by_name.get(name)
         if not targets or len(targets) > MAX_FANOUT:
             continue
-        key = (path, qualify(module_prefix(path, language), scope) or "<module>")
+        key = (path, qualify(module_prefix(path, language), scope) or MODULE_SYMBOL)
         src = nodes.get(key)
         if src is None:
             src = nodes[key] = graph.add_node(key)
@@ -127,7 +128,7 @@ def pagerank(graph: Any) -> Mapping[int, float]:
     return rx.pagerank(graph, alpha=PAGERANK_ALPHA, weight_fn=float) if len(graph) else {}
 
 
-def lookup(store: object, keys: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
+def lookup(store: Store, keys: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
     """Centrality of (path, qualified name) pairs; 0 for what is off the graph.
 
     Answers are memoised on the open store; only keys not seen yet go to SQLite, a few
@@ -139,7 +140,7 @@ def lookup(store: object, keys: list[tuple[str, str]]) -> dict[tuple[str, str], 
         setattr(store, CACHE_ATTRIBUTE, memo)
     missing = list({k for k in keys if k not in memo})
     if missing:
-        conn = store.conn  # type: ignore[attr-defined]
+        conn = store.conn
         ensure_table(conn)
         for i in range(0, len(missing), LOOKUP_BATCH):
             batch = missing[i : i + LOOKUP_BATCH]

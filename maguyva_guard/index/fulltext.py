@@ -92,13 +92,6 @@ def drop_blobs(conn: sqlite3.Connection, blobs: list[str]) -> None:
         conn.execute("DELETE FROM text_blobs WHERE id = ?", (row[0],))
 
 
-def clear_contents(conn: sqlite3.Connection) -> None:
-    """Forget every blob's contents (for a store that forgets all its blobs at once)."""
-    ensure_tables(conn)
-    conn.execute("INSERT INTO text_fts(text_fts) VALUES ('delete-all')")
-    conn.execute("DELETE FROM text_blobs")
-
-
 def match_expression(term: str) -> str | None:
     """The FTS5 query for a term: the AND of its trigrams (None under 3 characters)."""
     grams = list(dict.fromkeys(term[i : i + TRIGRAM] for i in range(len(term) - TRIGRAM + 1)))

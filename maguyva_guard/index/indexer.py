@@ -1,6 +1,6 @@
 """Bring the index up to date with a view (the staged index, or a commit's tree).
 
-Only blobs the index has never seen are read and parsed (blobparse.py); a view that did not
+Only blobs the index has never seen are read and parsed (parse.py); a view that did not
 change costs one `git ls-files` and one query. All writes of one update are one transaction:
 a run killed half-way leaves the previous view intact.
 """
@@ -8,30 +8,32 @@ a run killed half-way leaves the previous view intact.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from maguyva_guard import git
 from maguyva_guard.extract import classify
+from maguyva_guard.index import embeddings, fulltext
 from maguyva_guard.index import parse as blobparse
+from maguyva_guard.index.embeddings import UNKNOWN, Delta
 from maguyva_guard.index.parse import Progress
-from maguyva_guard.index.store import FileInfo, Store
+from maguyva_guard.index.schema import FileInfo
+from maguyva_guard.index.store import Store
 from maguyva_guard.index.writer import StoreWriter
+from maguyva_guard.records import FileSymbols
 
 View = Mapping[str, git.Entry]  # path -> entry; size -1 when not known yet
-STAGED = "staged"  # the label of the staged-index view in meta "view"
+STAGED_VIEW = "staged"  # the label of the staged-index view in meta "view"
 # The sources whose change changes what is extracted from a blob: records parsed by another
 # version are dropped (blob-addressed records would otherwise outlive the code that made them).
 COUNT_DELTA_MAX_PATHS = 500  # beyond this many changed paths, count the view afresh
 EXTRACTOR_SOURCES = ("extract/*.py", "extract/queries/*.scm")
 
 __all__ = ["IndexStats", "Progress", "View", "ensure_parsed", "index_repo", "staged_view",
-           "tree_view", "update", "update_tree"]
+           "symbols_for", "tree_view", "update", "update_tree"]
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ def index_repo(path: str, rebuild: bool = False,
         return stats
 
 
-def update(store: Store, view: View | None = None, *, label: str = STAGED,
+def update(store: Store, view: View | None = None, *, label: str = STAGED_VIEW,
            max_size: int | None = None, progress: Progress | None = None,
            embed_all: bool = False) -> IndexStats:
     """Make `view` (default: the staged index) the index's current view.
@@ -78,12 +80,11 @@ def update(store: Store, view: View | None = None, *, label: str = STAGED,
         max_size = _check_extractor(store, max_size)
         raw = git.ls_index_raw(store.root) if view is None else None
         digest = _digest(raw) if raw is not None else _view_digest(view or {})
-        store.parse_count = 0
         if store.meta_get("view_digest") == digest:
             if store.meta_get("view") != label:
                 store.meta_set("view", label)
             if embed_all and store.meta_get("embedded_view") != digest:
-                _semantic_refresh(store, progress, everything=True)
+                _embed(store, progress, UNKNOWN, everything=True)
                 store.meta_set("embedded_view", digest)
             return _stats(store, -1, 0, started)
         entries = git.ls_index(store.root, sizes=False, raw=raw) if view is None else view
@@ -98,7 +99,6 @@ def update_tree(store: Store, rev: str, *, max_size: int | None = None,
         max_size = _check_extractor(store, max_size)
         tree = git.tree_id(store.root, rev)
         label = f"tree:{git.resolve(store.root, rev)}"
-        store.parse_count = 0
         if store.meta_get("view_digest") == f"tree:{tree}":
             if store.meta_get("view") != label:
                 store.meta_set("view", label)
@@ -112,28 +112,29 @@ def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
     old = store.files()
     writer = store.writer()
     fresh = _new_blobs(writer, old, entries)
-    # What changed, for the semantic refresh: it embeds the chunks of these blobs only,
+    # What changed, for the embedding refresh: it embeds the chunks of these blobs only,
     # when the previous view was fully embedded (instead of reading the whole view).
-    store.previous_view_digest = store.meta_get("view_digest")
-    store.changed_blobs = [e.blob for p, e in entries.items()
-                           if p not in old or old[p].blob != e.blob]
+    previous_view = store.meta_get("view_digest")
+    changed_blobs = [e.blob for p, e in entries.items() if p not in old or old[p].blob != e.blob]
     with store.transaction():
         with writer.bulk():
             outcome = blobparse.index_blobs(
                 str(store.root), writer, fresh, language_of, max_size, progress,
-                meanwhile=lambda texts: _text_hook("index_contents", store, texts))
+                meanwhile=lambda texts: fulltext.index_contents(store.conn, texts))
         new = _final_view(store, old, entries, outcome.status)
         symbols, references = _counts(store, writer, old, new)
         writer.set_view(old, new)
-        _text_hook("drop_blobs", store, writer.collect_garbage())
+        garbage = writer.collect_garbage()
+        if garbage:
+            fulltext.drop_blobs(store.conn, garbage)
         if symbols < 0:
             symbols, references = writer.view_counts()
         store.meta_set("view", label)
         store.meta_set("view_digest", digest)
         store.meta_set("counts", f"{len(entries)} {symbols} {references}")
     store.remember_view(digest, new)
-    store.parse_count = outcome.parsed
-    _semantic_refresh(store, progress, everything=embed_all)
+    _embed(store, progress, Delta(outcome.parsed, previous_view, changed_blobs),
+           everything=embed_all)
     if embed_all:  # so that the next `index` of this view need not ask again
         store.meta_set("embedded_view", digest)
     return _stats(store, len(entries), outcome.parsed, started)
@@ -214,8 +215,17 @@ def ensure_parsed(store: Store, blobs: Mapping[str, str],
         with store.transaction():
             outcome = blobparse.index_blobs(
                 str(store.root), writer, fresh, language_of, max_size,
-                meanwhile=lambda texts: _text_hook("index_contents", store, texts))
+                meanwhile=lambda texts: fulltext.index_contents(store.conn, texts))
         return outcome.parsed
+
+
+def symbols_for(store: Store, blob: str, path: str) -> FileSymbols | None:
+    """store.symbols_of, parsing the blob first if the index has not seen it (a diff's other
+    side). None for a blob that cannot be parsed."""
+    found = store.symbols_of(blob, path)
+    if found is None and ensure_parsed(store, {blob: path}):
+        found = store.symbols_of(blob, path)
+    return found
 
 
 @lru_cache(maxsize=1 << 17)
@@ -270,29 +280,13 @@ def _final_view(store: Store, old: Mapping[str, FileInfo], entries: View,
     return view
 
 
-def _text_hook(name: str, store: Store, items: list[Any]) -> None:
-    """Hand contents to the text retriever's own tables, when that module exists."""
-    if not items or importlib.util.find_spec("maguyva_guard.retrievers.text") is None:
-        return
-    from maguyva_guard.retrievers import text
-
-    hook = getattr(text, name, None)
-    if hook is not None:
-        hook(store.conn, items)
-
-
-def _semantic_refresh(store: Store, progress: Progress | None, everything: bool = False) -> None:
-    """The semantic module's refresh: its own time budget, or none (`everything`)."""
-    if importlib.util.find_spec("maguyva_guard.retrievers.semantic") is None:
-        return
-    from maguyva_guard.retrievers import semantic
-
-    refresh = getattr(semantic, "refresh", None)
-    if refresh is not None:
-        if everything:
-            refresh(store, progress, budget=None)
-        else:
-            refresh(store, progress)
+def _embed(store: Store, progress: Progress | None, delta: Delta,
+           everything: bool = False) -> None:
+    """The embedding refresh: its own time budget, or none (`everything`)."""
+    if everything:
+        embeddings.refresh(store, progress, budget=None, delta=delta)
+    else:
+        embeddings.refresh(store, progress, delta=delta)
 
 
 def _stats(store: Store, files: int, parsed: int, started: float) -> IndexStats:

@@ -7,14 +7,8 @@ API adds the path and the module prefix when it hands records out.
 
 Writes happen in transactions in WAL mode: a run killed mid-write leaves the previous
 state (SQLite's journal is the atomicity). An index of another format, or one that fails to
-open or to pass `PRAGMA quick_check`, is moved aside and rebuilt (storefile.py).
-
-Format changelog (bump SCHEMA_VERSION, and the file name with it, on any change):
-  0: prototype (tests/fixtures/index-v0.sqlite); never released
-  1: first format
-  2: integer blob ids in defs/refs/chunks (a third smaller, appends instead of random
-     inserts into the blob indexes); files.blob_id for the joins
-  3: index on chunks(hash), for chunk_texts
+open or to pass `PRAGMA quick_check`, is moved aside and rebuilt (dbfile.py).
+The format (tables, indexes, version and changelog) is in schema.py.
 """
 
 from __future__ import annotations
@@ -25,64 +19,26 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
 
 from maguyva_guard import git
 from maguyva_guard.errors import FatalError
 from maguyva_guard.index import dbfile as storefile
+from maguyva_guard.index.schema import (
+    BASES_SEP,
+    INDEX_DIRNAME,
+    SCHEMA,
+    SCHEMA_VERSION,
+    FileInfo,
+    index_filename,
+)
+from maguyva_guard.index.writer import StoreWriter
 from maguyva_guard.records import Chunk, Definition, FileSymbols, Reference
-
-if TYPE_CHECKING:
-    from maguyva_guard.index.writer import StoreWriter
-
-SCHEMA_VERSION = 3
-INDEX_DIRNAME = "maguyva-guard"
-BASES_SEP = "\x1f"  # joins a class's bases in one column (a base's text may hold any printable)
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS blobs(id INTEGER PRIMARY KEY, oid TEXT NOT NULL UNIQUE,
-    language TEXT, size INTEGER NOT NULL, status TEXT NOT NULL,
-    parse_errors INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS defs(blob INTEGER NOT NULL, name TEXT NOT NULL, qname TEXT NOT NULL,
-    kind TEXT NOT NULL, line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
-    signature TEXT NOT NULL, doc TEXT NOT NULL, parent TEXT NOT NULL, bases TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS refs(blob INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
-    line INTEGER NOT NULL, scope TEXT NOT NULL, receiver TEXT NOT NULL, target TEXT NOT NULL,
-    alias TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS chunks(blob INTEGER NOT NULL, symbol TEXT NOT NULL,
-    line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, hash TEXT NOT NULL,
-    text TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, blob TEXT NOT NULL,
-    blob_id INTEGER NOT NULL, language TEXT, category TEXT NOT NULL);
--- The previous view, as the paths where it differs from `files` (blob NULL: absent then).
-CREATE TABLE IF NOT EXISTS previous(path TEXT PRIMARY KEY, blob TEXT);
-CREATE INDEX IF NOT EXISTS files_blob ON files(blob_id);
-CREATE INDEX IF NOT EXISTS files_oid ON files(blob);
-CREATE INDEX IF NOT EXISTS previous_blob ON previous(blob);
-"""
-# The indexes of the record tables: a cold build drops them and builds them after the
-# inserts (one sort instead of a quarter million random B-tree inserts; see storewrite).
-RECORD_INDEXES = {
-    "defs_name": "defs(name)", "defs_blob": "defs(blob)",
-    "refs_name": "refs(name)", "refs_blob": "refs(blob)",
-    "chunks_blob": "chunks(blob)", "chunks_hash": "chunks(hash)",
-}
-_SCHEMA += "".join(f"CREATE INDEX IF NOT EXISTS {n} ON {on};\n" for n, on in RECORD_INDEXES.items())
 
 _DEF_FIELDS = ("d.name, d.qname, d.kind, d.line_start, d.line_end, d.signature, d.doc, "
                "d.parent, d.bases")
 _REF_FIELDS = "r.name, r.kind, r.line, r.scope, r.receiver, r.target, r.alias"
 _DEF_COLS = f"f.path, f.language, {_DEF_FIELDS}"
 _REF_COLS = f"f.path, f.language, {_REF_FIELDS}"
-
-
-class FileInfo(NamedTuple):
-    """A path of the current view. A NamedTuple: files() makes thousands of them per run."""
-
-    blob: str
-    language: str | None
-    category: str
 
 
 @lru_cache(maxsize=65536)
@@ -111,10 +67,7 @@ class Store:
         self.index_dir = index_dir
         self.path = index_dir / index_filename()
         self.conn = conn
-        self.parse_count = 0  # blobs parsed by the last indexer.update (tests assert it)
         self._files_cache: tuple[str, dict[str, FileInfo]] | None = None
-        self.previous_view_digest: str | None = None  # set by indexer.update, for refresh
-        self.changed_blobs: list[str] | None = None  # blobs at paths the update changed
         self._lock = storefile.IndexLock(index_dir / "lock")
         self._held = False  # the lock is kept until close() (open(exclusive=True))
         self._reader: git.BlobReader | None = None
@@ -140,7 +93,7 @@ class Store:
             raise FatalError(msg) from None
         lock = storefile.IndexLock(index_dir / "lock")
         with lock:
-            conn = storefile.open_checked(index_dir / index_filename(), SCHEMA_VERSION, _SCHEMA,
+            conn = storefile.open_checked(index_dir / index_filename(), SCHEMA_VERSION, SCHEMA,
                                           rebuild)
             store = cls(repo, index_dir, conn)
             store._lock = lock
@@ -199,8 +152,6 @@ class Store:
         return row[0] if row else default
 
     def writer(self) -> StoreWriter:
-        from maguyva_guard.index.writer import StoreWriter
-
         return StoreWriter(self.conn)
 
     def meta_set(self, key: str, value: str) -> None:
@@ -349,22 +300,6 @@ class Store:
             chunks=tuple(Chunk(path, qualify(prefix, s), a, b, t) for s, a, b, t in chunks),
             parse_errors=errors,
         )
-
-
-    def symbols_for(self, blob: str, path: str) -> FileSymbols | None:
-        """symbols_of, parsing the blob first if the index has not seen it (a diff's other
-        side). None for a blob that cannot be parsed."""
-        found = self.symbols_of(blob, path)
-        if found is None:
-            from maguyva_guard.index import indexer
-
-            if indexer.ensure_parsed(self, {blob: path}):
-                found = self.symbols_of(blob, path)
-        return found
-
-
-def index_filename(version: int = SCHEMA_VERSION) -> str:
-    return f"index-v{version}.sqlite"
 
 
 def _filters(*pairs: tuple[str, str | None]) -> tuple[str, tuple[str, ...]]:

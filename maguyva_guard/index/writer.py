@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from maguyva_guard.index.store import BASES_SEP, RECORD_INDEXES, FileInfo
+from maguyva_guard.index.schema import BASES_SEP, RECORD_INDEXES, FileInfo
 from maguyva_guard.records import FileSymbols
 
 Row = tuple[object, ...]

@@ -1,0 +1,8 @@
+"""Integrations: where the guard meets git hooks and GitHub.
+
+Owns the hook installer (hookinstall.py), pre-push revisions (prepush.py), the GitHub REST
+client (github_api.py), the sticky pull-request comment (github.py) and the Action's step
+outputs (action.py).
+
+May import: the top-level basics and every stage up to report.
+"""

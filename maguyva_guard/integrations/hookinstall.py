@@ -23,7 +23,7 @@ from pathlib import Path
 
 from maguyva_guard import git
 from maguyva_guard.errors import FatalError
-from maguyva_guard.guard.risk import LEVELS as RISK_LEVELS
+from maguyva_guard.records import RISK_LEVELS
 
 HOOK_TYPES = ("pre-commit", "pre-push")
 # The second line of every script in hooks/: what tells our hook from anyone else's.

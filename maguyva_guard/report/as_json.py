@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from typing import Final, NotRequired, TypedDict
 
+from maguyva_guard.guard.model import ImpactReport, ranked
 from maguyva_guard.records import Affected, ChangedSymbol, Contribution, Fallback
-from maguyva_guard.report.render import ImpactReport, ranked
 
 VERSION: Final = 1  # CONTRACT.md "version": bump only for a breaking change, which we avoid
 

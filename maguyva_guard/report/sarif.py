@@ -14,6 +14,7 @@ from typing import Any, Final
 from urllib.parse import quote
 
 from maguyva_guard import __version__
+from maguyva_guard.guard.model import STAGED, ImpactReport, ranked
 from maguyva_guard.guard.risk import HIGH, LEVELS, MEDIUM, is_due_to
 from maguyva_guard.records import (
     ADDED,
@@ -33,7 +34,6 @@ from maguyva_guard.records import (
 )
 from maguyva_guard.report import escape
 from maguyva_guard.report.as_json import CENTRALITY_DIGITS, SCORE_DIGITS
-from maguyva_guard.report.render import STAGED, ImpactReport, ranked
 
 SARIF_VERSION: Final = "2.1.0"
 SARIF_SCHEMA: Final = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -54,7 +54,7 @@ class Rule:
 
 # One rule per change kind, plus one for what only the fallback searches found. The ids are
 # stable: GitHub matches alerts across runs by rule id and fingerprint.
-RULES: Final = {
+RULES: Final[dict[str, Rule]] = {
     SIGNATURE_CHANGED: Rule(
         "MG001", "signature-changed-caller", "Caller of a symbol whose signature changed",
         "This code calls or uses a symbol whose parameters changed in this change; "
@@ -89,7 +89,7 @@ ALL_RULES: Final = (*RULES.values(), FALLBACK_RULE)
 # Breaking changes first: they decide the rule when one caller is due to several changes.
 _SEVERITY: Final = (ADDED, MODIFIED, SIGNATURE_CHANGED, RENAMED, REMOVED)
 NOTE: Final = "note"
-_LEVEL_OF_RISK: Final = {HIGH: "error", MEDIUM: "warning"}  # low and none: "note"
+_LEVEL_OF_RISK: Final[dict[str, str]] = {HIGH: "error", MEDIUM: "warning"}  # low and none: "note"
 _WEAKER: Final = {"error": "warning", "warning": NOTE, NOTE: NOTE}
 # SARIF's logicalLocation kinds for ours (SARIF 2.1.0, 3.33.7).
 _LOGICAL_KIND: Final = {
@@ -215,13 +215,14 @@ def _what_happened(c: ChangedSymbol) -> str:
     name = escape.visible(c.qualified_name)
     if c.change == RENAMED and c.old_name:
         return f"{name} was renamed from {escape.visible(c.old_name)}"
-    return {
+    said: dict[str, str] = {
         SIGNATURE_CHANGED: f"The signature of {name} changed",
         REMOVED: f"{name} was removed",
         RENAMED: f"{name} was renamed",
         MODIFIED: f"The body of {name} changed",
         ADDED: f"{name} was added",
-    }[c.change]
+    }
+    return said[c.change]
 
 
 def _notifications(report: ImpactReport) -> list[dict[str, Any]]:

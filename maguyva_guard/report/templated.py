@@ -17,13 +17,16 @@ from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import quote
 
 from maguyva_guard import __version__
+from maguyva_guard.guard.model import STAGED
 from maguyva_guard.records import REMOVED, RENAMED, Affected, ChangedSymbol
 from maguyva_guard.report import escape
+from maguyva_guard.report.groups import groups
 
 if TYPE_CHECKING:
     import jinja2
 
-    from maguyva_guard.report.render import ImpactReport, SymbolGroup
+    from maguyva_guard.guard.model import ImpactReport
+    from maguyva_guard.report.groups import SymbolGroup
 
 TEMPLATE_PACKAGE: Final = "maguyva_guard.templates"
 
@@ -66,11 +69,9 @@ def render_text(report: ImpactReport, groups: list[SymbolGroup], *, color: bool)
 
 def render_markdown(report: ImpactReport, max_callers: int) -> str:
     """The pull-request comment; callers per symbol are cut, then symbols, until it fits."""
-    from maguyva_guard.report.render import groups as group_callers
-
     template = _environment("markdown", False).get_template("markdown.j2")
     link = _linker(report)
-    all_groups = group_callers(report, max_callers)
+    all_groups = groups(report, max_callers)
     limit = max_callers if max_callers > 0 else _most_callers(all_groups)
     shown = len(all_groups)
     while True:
@@ -82,7 +83,7 @@ def render_markdown(report: ImpactReport, max_callers: int) -> str:
             return text
         if limit > 1:
             limit //= 2
-            all_groups = group_callers(report, limit)
+            all_groups = groups(report, limit)
         else:
             shown //= 2
 
@@ -129,7 +130,7 @@ def _environment(kind: str, color: bool) -> jinja2.Environment:
 def _load_template(name: str) -> str:
     # By path, as languages.py reads the query files (importlib.resources costs ~10 ms).
     package = importlib.import_module(TEMPLATE_PACKAGE)
-    return Path(package.__file__).with_name(name).read_text(encoding="utf-8")
+    return Path(str(package.__file__)).with_name(name).read_text(encoding="utf-8")
 
 
 def _finalizer(escaper: Callable[[str], str]) -> Callable[[Any], Any]:
@@ -198,8 +199,6 @@ def preview(query: str) -> str:
 
 def _linker(report: ImpactReport) -> Callable[[str, int, bool], Safe | None]:
     """`link(path, line, old_side)` -> a percent-encoded blob URL, or None without one."""
-    from maguyva_guard.report.render import STAGED
-
     base_url = escape.http_url(report.repo_url)
     refs = {False: None if report.head == STAGED else report.head, True: report.base}
 

@@ -31,6 +31,7 @@ class SearchRequest:
 class Retriever(Protocol):
     """A modality. `search` returns hits ranked best first, raw scores of its own scale."""
 
-    modality: str
+    @property
+    def modality(self) -> str: ...
 
     def search(self, request: SearchRequest) -> list[Hit]: ...

@@ -13,45 +13,44 @@ definition has centrality 1 and the boost of SPEC 5 reads naturally.
 
 from __future__ import annotations
 
-import ast
 import re
-import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cached_property
 from itertools import chain
+from typing import TYPE_CHECKING
 
 from maguyva_guard import spec
 from maguyva_guard.extract.languages import language_for
 from maguyva_guard.records import (
     AMBIGUOUS,
     CLASS,
+    CONFIDENCE_RANK,
     EXACT,
     IMPORT,
+    MODULE_SYMBOL,
     PROBABLE,
     STRING,
-    USE,
     Definition,
     Hit,
     Reference,
 )
-from maguyva_guard.retrievers.base import Retriever, SearchRequest
-from maguyva_guard.retrievers.comments import PYTHON as PYTHON_COMMENTS
-from maguyva_guard.retrievers.comments import CommentMap
-from maguyva_guard.retrievers.resolve import ATTRIBUTE, CLASS_KINDS, Resolver
+from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.pylocals import LocalBindings
+from maguyva_guard.retrievers.resolve import Resolver
+from maguyva_guard.retrievers.textrefs import TextReferences
 
-MODULE_SYMBOL = "<module>"
+if TYPE_CHECKING:
+    from maguyva_guard.index.store import Store
+
 MEMBER_KINDS = frozenset({"method", "constant", "function"})  # what `obj.name` can read
-ATTRIBUTE_SCAN_LIMIT = 2000  # text lines examined for `obj.name` reads of one member
 CONSTRUCTORS = frozenset({"__init__", "__new__"})
 
 # How much a graph hit's raw score keeps at each level of certainty (our numbers, not SPEC's:
 # they only order the graph's own list, before fusion turns ranks into scores).
-CONFIDENCE_SCORE = {EXACT: 1.0, PROBABLE: 0.7, AMBIGUOUS: 0.3}
+CONFIDENCE_SCORE: dict[str, float] = {EXACT: 1.0, PROBABLE: 0.7, AMBIGUOUS: 0.3}
 # A call breaks first when a signature changes; an import line only names the symbol.
 KIND_SCORE = {"call": 1.0, "inherit": 0.95, "decorator": 0.95, "use": 0.8, "annotation": 0.7,
               "string": 0.6, "import": 0.5}
-WEAKEST = {EXACT: 0, PROBABLE: 1, AMBIGUOUS: 2}
 
 
 @dataclass(frozen=True)
@@ -72,9 +71,14 @@ class Edge:
 class GraphRetriever:
     modality = spec.GRAPH
 
-    def __init__(self, store: object, resolver: Resolver | None = None):
+    def __init__(self, store: Store, resolver: Resolver | None = None):
         self.store = store
-        self.resolver = resolver or Resolver(store, self.data_attribute)  # type: ignore[arg-type]
+        self.resolver = resolver or Resolver(store, self._data_attribute)
+        self.local = LocalBindings(self.resolver)
+        self.recovered = TextReferences(store, self.resolver, self.local)
+
+    def _data_attribute(self, name: str) -> bool:
+        return self.recovered.data_attribute(name)
 
     def search(self, request: SearchRequest) -> list[Hit]:
         targets = [request.target] if request.target else self.targets_for(request.terms)
@@ -90,7 +94,7 @@ class GraphRetriever:
         out: list[Definition] = []
         for term in terms:
             name = term.rsplit(".", 1)[-1]
-            defs = self.store.definitions(name=name)  # type: ignore[attr-defined]
+            defs = self.store.definitions(name=name)
             if "." in term:
                 # A whole-segment suffix: "Field.deconstruct" is not CharField's.
                 defs = [d for d in defs if d.qualified_name == term
@@ -104,12 +108,13 @@ class GraphRetriever:
         """Who refers to `target`, transitively to `depth`, each edge with its chain."""
         edges: list[Edge] = []
         seen = {(target.path, target.qualified_name)}
-        frontier = [(target, (target.qualified_name,), EXACT)]
+        frontier: list[tuple[Definition, tuple[str, ...], str]] = [
+            (target, (target.qualified_name,), EXACT)]
         for level in range(1, depth + 1):
-            nxt = []
+            nxt: list[tuple[Definition, tuple[str, ...], str]] = []
             for t, via, weakest in frontier:
                 for ref, confidence in self.direct(t, attributes=level == 1):
-                    conf = max(confidence, weakest, key=WEAKEST.__getitem__)
+                    conf = max(confidence, weakest, key=CONFIDENCE_RANK.__getitem__)
                     edge = Edge(ref, t, conf, level, via)
                     edges.append(edge)
                     caller = self.definition_of(ref)
@@ -143,9 +148,9 @@ class GraphRetriever:
         candidates = self.candidates(names)
         from_text: set[Reference] = set()
         if attributes and target.parent and target.kind in MEMBER_KINDS:
-            candidates = chain(candidates, self.attribute_uses(target))
+            candidates = chain(candidates, self.recovered.attribute_uses(target))
         elif attributes and not target.parent and language_for(target.path) == "python":
-            from_text = set(self.name_uses(target))
+            from_text = set(self.recovered.name_uses(target))
             candidates = chain(candidates, sorted(from_text, key=_ref_order))
         for ref in candidates:
             res = self.resolver.resolve(ref)
@@ -178,11 +183,11 @@ class GraphRetriever:
             return False
         if language_for(ref.path) != "python":
             return False
-        return self.bound_locally(ref.path, ref.scope, ref.name)
+        return self.local.bound_locally(ref.path, ref.scope, ref.name)
 
     def candidates(self, names: set[str]) -> Iterator[Reference]:
         """References carrying one of `names`, and the later uses of aliases they bind."""
-        refs = self.store.references  # type: ignore[attr-defined]
+        refs = self.store.references
         for name in sorted(names):
             for ref in refs(name=name):
                 yield ref
@@ -200,169 +205,6 @@ class GraphRetriever:
         declared = self.resolver.scope(stub).by_qualified.get(target.qualified_name)
         if declared is not None:
             yield Reference(stub, target.name, "use", declared.line_start, declared.parent), EXACT
-
-    def attribute_uses(self, target: Definition) -> Iterator[Reference]:
-        """`obj.name` without a call, which the index does not keep everywhere (a property
-        read, a bound method passed on): lines the text index finds, turned into references
-        to resolve like any other. Lines the index already has a reference for are skipped."""
-        name = target.name
-        hits = self.text.search(
-            SearchRequest(query=name, intent=spec.EXACT_MATCH, terms=(name,),
-                          limit=ATTRIBUTE_SCAN_LIMIT))
-        pattern = re.compile(rf"([A-Za-z_][\w.]*(?:\(\))?)\.{re.escape(name)}\b(?!\s*\()")
-        known: dict[str, set[int]] = {}
-        language = language_for(target.path)
-        for hit in hits:
-            if language_for(hit.path) != language:
-                continue  # prose and other languages: a `x.name` there is no reference
-            if hit.path not in known:
-                known[hit.path] = {r.line for r in self.resolver.scope(hit.path).references
-                                   if r.name == name}
-            if hit.line_start in known[hit.path]:
-                continue
-            lines = self.resolver.lines(hit.path)
-            text = lines[hit.line_start - 1] if hit.line_start <= len(lines) else ""
-            python = language == "python"
-            for m in pattern.finditer(text):
-                if python and (_in_comment_or_string(text, m.start())
-                               or self._in_docstring(hit, m.start())):
-                    continue  # `Use attrs.evolve instead` in a docstring is no read
-                scope = hit.symbol if hit.symbol != MODULE_SYMBOL else ""
-                yield Reference(hit.path, name, ATTRIBUTE, hit.line_start, scope, m.group(1))
-
-    def data_attribute(self, name: str) -> bool:
-        """Whether some Python class stores `name` as data (`self.name = ...`): then a read
-        `obj.name` on a receiver of unknown type may be that attribute, not a method."""
-        found = self._data_attributes.get(name)
-        if found is None:
-            hits = self.text.search(
-                SearchRequest(query=name, intent=spec.EXACT_MATCH, terms=(name,),
-                              limit=ATTRIBUTE_SCAN_LIMIT))
-            stores = re.compile(rf"\bself\.{re.escape(name)}\s*(?::[^=]+)?=(?!=)")
-            found = any(
-                language_for(h.path) == "python"
-                and stores.search(self._line(h.path, h.line_start)) is not None
-                for h in hits)
-            self._data_attributes[name] = found
-        return found
-
-    @cached_property
-    def _data_attributes(self) -> dict[str, bool]:
-        return {}
-
-    def _line(self, path: str, line: int) -> str:
-        lines = self.resolver.lines(path)
-        return lines[line - 1] if 0 < line <= len(lines) else ""
-
-    def name_uses(self, target: Definition) -> Iterator[Reference]:
-        """A top-level Python name read as a value where the index keeps no reference:
-        `return a, b`, `NOTHING = _Nothing.NOTHING`, `x = f if c else mod.g`, and the same
-        for an alias an import binds to it. Without these, a function only ever passed
-        around has "no callers" and the check says "no impact". Lines the text index
-        finds, in code (not comments, docstrings or string literals), a bare name not bound
-        locally where it is read (a parameter, an assignment, a loop variable); each
-        becomes a `use` resolved like any other."""
-        name = target.name
-        terms: dict[str, frozenset[str] | None] = {name: None}  # term -> paths (None: all)
-        for ref in self.store.references(name=name):  # type: ignore[attr-defined]
-            if ref.kind == IMPORT and ref.alias and ref.alias != name and ref.name == name:
-                paths = terms.get(ref.alias) or frozenset()
-                terms[ref.alias] = paths | {ref.path}
-        for term, paths in terms.items():
-            yield from self._term_uses(term, paths)
-
-    def _term_uses(self, term: str, paths: frozenset[str] | None) -> Iterator[Reference]:
-        hits = self.text.search(
-            SearchRequest(query=term, intent=spec.EXACT_MATCH, terms=(term,),
-                          limit=ATTRIBUTE_SCAN_LIMIT))
-        word = re.escape(term)
-        pattern = re.compile(rf"(?<![\w.])(?:([A-Za-z_][\w.]*)\.)?{word}\b")
-        rebind = re.compile(r"\s*=[^=]")
-        definition = re.compile(rf"\s*(?:async\s+)?(?:def|class)\s+{word}\b")
-        known: dict[str, set[int]] = {}
-        for hit in hits:
-            if language_for(hit.path) != "python" or (paths is not None and hit.path not in paths):
-                continue
-            if hit.path not in known:
-                known[hit.path] = {r.line for r in self.resolver.scope(hit.path).references
-                                   if r.name == term}
-            if hit.line_start in known[hit.path]:
-                continue
-            lines = self.resolver.lines(hit.path)
-            text = lines[hit.line_start - 1] if hit.line_start <= len(lines) else ""
-            if definition.match(text):
-                continue  # its own definition (or a same-named one: not a use)
-            scope = hit.symbol if hit.symbol != MODULE_SYMBOL else ""
-            for m in pattern.finditer(text):
-                receiver = m.group(1) or ""
-                if _in_comment_or_string(text, m.start()) or self._in_docstring(hit, m.start()):
-                    continue
-                if not receiver and (rebind.match(text, m.end())
-                                     or self.bound_locally(hit.path, scope, term)):
-                    continue
-                yield Reference(hit.path, term, USE, hit.line_start, scope, receiver)
-                break
-
-    def _in_docstring(self, hit: Hit, column: int) -> bool:
-        comments = self._comment_maps.get(hit.path)
-        if comments is None:
-            lines = self.resolver.lines(hit.path)
-            offsets = [0]
-            for line in lines:
-                offsets.append(offsets[-1] + len(line) + 1)
-            comments = (CommentMap("\n".join(lines), PYTHON_COMMENTS), offsets)
-            self._comment_maps[hit.path] = comments
-        cmap, offsets = comments
-        at = offsets[hit.line_start - 1] if hit.line_start - 1 < len(offsets) else 0
-        return cmap.is_comment(at + column, at)
-
-    @cached_property
-    def _comment_maps(self) -> dict[str, tuple[CommentMap, list[int]]]:
-        return {}
-
-    def bound_locally(self, path: str, scope: str, name: str) -> bool:
-        """Whether `name` is a parameter or local of the function around `scope` (or of a
-        function enclosing that one): then a bare `name` there is not the module's."""
-        key = (path, scope, name)
-        found = self._locals.get(key)
-        if found is None:
-            found = self._locals[key] = self._bound_locally(path, scope, name)
-        return found
-
-    def _bound_locally(self, path: str, scope: str, name: str) -> bool:
-        fs = self.resolver.scope(path)
-        d = fs.by_qualified.get(scope)
-        while d is not None:
-            if d.kind not in CLASS_KINDS and name in self.function_locals(path, d):
-                return True
-            d = fs.by_qualified.get(d.parent) if d.parent else None
-        return False
-
-    def function_locals(self, path: str, d: Definition) -> frozenset[str]:
-        """The names a Python function binds itself: parameters, assignment, loop, `with`
-        and `except` targets (not those it declares global or nonlocal; a local import
-        binds the imported definition, which the resolver follows).
-        From `ast` on the function's own lines; empty when they do not parse alone."""
-        key = (path, d.qualified_name, d.line_start)
-        found = self._function_locals.get(key)
-        if found is None:
-            source = "\n".join(self.resolver.lines(path)[d.line_start - 1 : d.line_end])
-            found = self._function_locals[key] = _locals_of(source)
-        return found
-
-    @cached_property
-    def _function_locals(self) -> dict[tuple[str, str, int], frozenset[str]]:
-        return {}
-
-    @cached_property
-    def _locals(self) -> dict[tuple[str, str, str], bool]:
-        return {}
-
-    @cached_property
-    def text(self) -> Retriever:
-        from maguyva_guard.retrievers.text import TextRetriever
-
-        return TextRetriever(self.store)  # type: ignore[arg-type]
 
     def definition_of(self, ref: Reference) -> Definition | None:
         if not ref.scope:
@@ -402,75 +244,6 @@ def _ref_order(ref: Reference) -> tuple[str, int]:
     return (ref.path, ref.line)
 
 
-def _in_comment_or_string(line: str, at: int) -> bool:
-    """Whether position `at` of one line is after a `#` or inside a quoted string, the
-    `{...}` fields of an f-string excepted (code). A per-line approximation: a string that
-    spans lines is the docstring check's business."""
-    quote = ""
-    fstring = False
-    depth = 0  # inside an f-string's replacement field
-    i = 0
-    while i < at:
-        c = line[i]
-        if quote and depth:
-            if c == "{":
-                depth += 1
-            elif c == "}":
-                depth -= 1
-        elif quote:
-            if c == "\\":
-                i += 1
-            elif c == quote:
-                quote = ""
-            elif fstring and c == "{":
-                if line.startswith("{{", i):
-                    i += 1
-                else:
-                    depth = 1
-        elif c in "\"'":
-            quote = c
-            j = i
-            while j > 0 and line[j - 1].isalpha():
-                j -= 1
-            fstring = "f" in line[j:i].lower()
-        elif c == "#":
-            return True
-        i += 1
-    return bool(quote) and not depth
 
 
-def _locals_of(source: str) -> frozenset[str]:
-    """Names bound in the first function of `source` (its nested functions and classes
-    bind their own)."""
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError):
-        return frozenset()
-    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)),
-              None)
-    if fn is None:
-        return frozenset()
-    args = fn.args
-    bound = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
-    bound |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
-    declared: set[str] = set()
-    stack: list[ast.AST] = list(fn.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            bound.add(node.name)  # its body is its own scope; decorators are not walked
-            continue
-        if isinstance(node, ast.Lambda):
-            continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-            bound.add(node.id)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound.add(node.name)
-        elif isinstance(node, ast.Global | ast.Nonlocal):
-            declared |= set(node.names)
-        stack.extend(ast.iter_child_nodes(node))
-    return frozenset(bound - declared)
 
-
-def is_class(d: Definition) -> bool:
-    return d.kind in CLASS_KINDS

@@ -31,8 +31,8 @@ SCORE_PREFIX_SPAN: Final = 0.2
 KIND_BONUS: Final = 0.05  # the query named this kind
 KIND_PENALTY: Final = 0.15  # the query named another kind
 SIGNATURE_BONUS: Final = 0.04  # the query's parameters appear in the signature
-CATEGORY_FACTOR: Final = {classify.SOURCE: 1.0, classify.TEST: 0.85}
-OTHER_CATEGORY_FACTOR: Final = 0.7  # vendor, build, archive, generated
+STRUCTURAL_CATEGORY_FACTOR: Final = {classify.SOURCE: 1.0, classify.TEST: 0.85}
+STRUCTURAL_OTHER_CATEGORY_FACTOR: Final = 0.7  # vendor, build, archive, generated
 MIN_PREFIX_LEN: Final = 3  # shorter terms match too much to be worth a prefix search
 
 _KIND_WORDS: Final = {
@@ -125,7 +125,7 @@ class StructuralRetriever:
         category = categories.get(d.path)
         if category is None:
             category = categories[d.path] = self.store.category(d.path) or classify.SOURCE
-        score *= CATEGORY_FACTOR.get(category, OTHER_CATEGORY_FACTOR)
+        score *= STRUCTURAL_CATEGORY_FACTOR.get(category, STRUCTURAL_OTHER_CATEGORY_FACTOR)
         return max(0.0, min(1.0, score))
 
 

@@ -1,6 +1,6 @@
 """The text modality (SPEC 1): literals, error strings and exact identifiers.
 
-Candidates come from the FTS5 trigram index (textindex.py); every candidate is verified
+Candidates come from the FTS5 trigram index (index/fulltext.py); every candidate is verified
 against its text (textmatch.py), so a hit is always a real occurrence at its exact line.
 A term under 3 characters has no trigram: the view's texts are scanned instead, source
 first, within SCAN_MAX_BYTES / SCAN_MAX_LINES.
@@ -10,12 +10,12 @@ case-sensitively unless the request says otherwise. Any other term is a literal 
 always found case-insensitively; exact case and whole words rank first.
 
 Raw score in [0, 1]: MATCH_* (whole word? exact case?) x CONTEXT_* (code, or comment and
-docstring, textcomments.py) x the path's category (source > test > vendor/build/archive/
+docstring, comments.py) x the path's category (source > test > vendor/build/archive/
 generated). A line found by several of the terms scores more (TERM_COVERAGE). Equal scores
 are ordered so each file's best hit comes before anyone's second: the fused list, which
 keeps one result per file, sees as many files as possible.
 
-The indexer calls `index_contents`, `drop_blobs` and `clear_contents` (from textindex).
+The indexer fills those tables (index/fulltext.py: `index_contents`, `drop_blobs`).
 """
 
 from __future__ import annotations
@@ -28,22 +28,14 @@ from typing import Any, Final, Protocol
 
 from maguyva_guard import spec
 from maguyva_guard.extract import classify
-from maguyva_guard.index.fulltext import (
-    candidate_blobs,
-    check_fts5,
-    clear_contents,
-    drop_blobs,
-    index_contents,
-    read_texts,
-)
-from maguyva_guard.records import Definition, Hit
+from maguyva_guard.index.fulltext import candidate_blobs, check_fts5, read_texts
+from maguyva_guard.records import MODULE_SYMBOL, Definition, Hit
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.comments import CommentMap, CommentStyle, style_for
 from maguyva_guard.retrievers.textmatch import Match, Term, find, make_term
 
-__all__ = ["TextRetriever", "clear_contents", "drop_blobs", "index_contents"]
+__all__ = ["TextRetriever"]
 
-MODULE_SYMBOL: Final = "<module>"
 
 # --- Score factors: one block; raw score = match x context x category x coverage. --------
 MATCH_WHOLE_EXACT: Final = 1.0
@@ -52,8 +44,8 @@ MATCH_PART_EXACT: Final = 0.7  # a literal inside a longer word
 MATCH_PART_FOLDED: Final = 0.6
 CONTEXT_CODE: Final = 1.0
 CONTEXT_COMMENT: Final = 0.5  # comments, docstrings (a source comment ranks below test code)
-CATEGORY_FACTOR: Final = {classify.SOURCE: 1.0, classify.TEST: 0.7}  # test below source ...
-OTHER_CATEGORY_FACTOR: Final = 0.25  # ... vendor, build, archive, generated below test
+TEXT_CATEGORY_FACTOR: Final = {classify.SOURCE: 1.0, classify.TEST: 0.7}  # test below source ...
+TEXT_OTHER_CATEGORY_FACTOR: Final = 0.25  # ... vendor, build, archive, generated below test
 TERM_COVERAGE: Final = 0.3  # share of the score that depends on how many terms a line has
 
 MAX_TERMS: Final = 8  # a request's first terms; more would multiply index look-ups
@@ -151,7 +143,8 @@ class TextRetriever:
             if style not in styles:
                 styles[style] = CommentMap(text, style)
             comments = styles[style]
-            weight = CATEGORY_FACTOR.get(info.category or classify.SOURCE, OTHER_CATEGORY_FACTOR)
+            weight = TEXT_CATEGORY_FACTOR.get(info.category or classify.SOURCE,
+                                              TEXT_OTHER_CATEGORY_FACTOR)
             full = 0  # lines at the best score this file can give
             for m in matches:
                 factor = weight * _match_factor(m)

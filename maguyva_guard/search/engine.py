@@ -37,7 +37,7 @@ from typing import Any
 
 from maguyva_guard import spec
 from maguyva_guard.errors import FatalError
-from maguyva_guard.records import Contribution, Definition, Hit
+from maguyva_guard.records import MODULE_SYMBOL, Contribution, Definition, Hit
 from maguyva_guard.retrievers.base import Retriever, SearchRequest
 from maguyva_guard.search import fusion, modalities
 from maguyva_guard.search.fusion import FusedResult
@@ -130,7 +130,8 @@ def search(
     request = SearchRequest(query=query, intent=found.intent, terms=found.terms, target=target,
                             limit=wanted, depth=depth)
     ranked, failed = modalities.run(the_plan.modalities, factories, request, timeout)
-    strategy, run_order, notes = the_plan.strategy, the_plan.modalities, ()
+    strategy, run_order = the_plan.strategy, the_plan.modalities
+    notes: tuple[str, ...] = ()
     if strategy == DIRECT and preset != spec.QUICK and not any(ranked.values()):
         rest = tuple(m for m in spec.preset_modalities(preset, found.intent)
                      if m not in ranked and m not in failed)
@@ -173,14 +174,18 @@ def _factories(store: Any, config: Any, retrievers: Mapping[str, Retriever] | No
                ) -> Mapping[str, modalities.Factory]:
     if retrievers is None:
         return modalities.retriever_factories(store, config)
-    return {m: (lambda r=r: r) for m, r in retrievers.items()}
+    return {m: _given(r) for m, r in retrievers.items()}
+
+
+def _given(retriever: Retriever) -> modalities.Factory:
+    return lambda: retriever
 
 
 def _centrality(store: Any, ranked: Mapping[str, list[Hit]]) -> fusion.Centrality:
     """Centrality of every result key in one look-up (SPEC 5; scale: see centrality.py)."""
     if store is None or not ranked:
         return fusion.no_centrality
-    keys = list({(h.path, h.symbol or fusion.MODULE_SYMBOL) for hits in ranked.values()
+    keys = list({(h.path, h.symbol or MODULE_SYMBOL) for hits in ranked.values()
                  for h in hits})
     try:
         from maguyva_guard.index import centrality

@@ -23,9 +23,7 @@ from dataclasses import dataclass, replace
 
 from maguyva_guard import spec
 from maguyva_guard.extract.classify import ARCHIVE, BUILD, GENERATED, SOURCE, VENDOR, path_category
-from maguyva_guard.records import Contribution, Hit
-
-MODULE_SYMBOL = "<module>"
+from maguyva_guard.records import MODULE_SYMBOL, Contribution, Hit
 
 # The categories SPEC 5 demotes (classify.CATEGORIES: the store's `files.category`).
 DEMOTED_CATEGORIES = frozenset({VENDOR, BUILD, ARCHIVE, GENERATED})

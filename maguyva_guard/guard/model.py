@@ -1,0 +1,121 @@
+"""The report model: what one check found, its summary and its completeness.
+
+The guard (impact.py) builds an ImpactReport; report/ renders it in every format. It lives
+here, at the guard's level, so that the arrows run one way: guard -> report.
+
+A report is honest about what it could not resolve. When any resolution was partial
+(an ambiguous edge, a change that fell back to text search, a language without symbol
+support), `complete` is False and every format says the list is a LOWER BOUND: the report
+never claims "no impact" when it could not look.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from maguyva_guard.guard.risk import max_risk
+from maguyva_guard.records import AMBIGUOUS, Affected, ChangedSymbol, Fallback
+
+STAGED: Final = "STAGED"  # CONTRACT.md: `head` of a check of the staged changes
+# Said when the core marks a report incomplete without saying why.
+UNSPECIFIED_REASON: Final = "resolution was partial"
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def ambiguous_reason(count: int) -> str:
+    return f"{plural(count, 'caller')} reached through an ambiguous edge"
+
+
+POSSIBLE_PREFIX = "possible callers:"
+
+
+def possible_reason(count: int) -> str:
+    return (f"{POSSIBLE_PREFIX} {plural(count, 'call site')} matched by name only (receiver"
+            " type unknown), listed apart")
+
+
+def fallback_reason(count: int) -> str:
+    return f"{plural(count, 'change')} not pinned to a symbol, searched for by fallback queries"
+
+
+@dataclass(frozen=True)
+class Stats:
+    files_indexed: int = 0
+    index_seconds: float = 0.0
+    query_seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class ImpactReport:
+    """What one check found. `affected` may come in any order; renderers rank it.
+
+    `complete` is made consistent on construction: it is True exactly when no incomplete
+    reason remains. A report with ambiguous callers or fallbacks is never complete; when the
+    core gave no reason for them, `ambiguous_reason` and `fallback_reason` say why.
+    """
+
+    repo: str
+    base: str | None
+    head: str
+    changed_symbols: tuple[ChangedSymbol, ...]
+    affected: tuple[Affected, ...]
+    fallbacks: tuple[Fallback, ...] = ()
+    stats: Stats = field(default_factory=Stats)
+    complete: bool = True
+    incomplete_reasons: tuple[str, ...] = ()
+    repo_url: str | None = None  # e.g. https://github.com/owner/name: enables links
+    # Call sites that match a changed symbol by name only: the receiver's type is unknown
+    # and several definitions share the name. Listed apart from `affected`, never dropped.
+    possible: tuple[Affected, ...] = ()
+
+    def __post_init__(self) -> None:
+        reasons = list(dict.fromkeys(self.incomplete_reasons))
+        if not reasons:
+            ambiguous = sum(1 for a in self.affected if a.confidence == AMBIGUOUS)
+            if ambiguous:
+                reasons.append(ambiguous_reason(ambiguous))
+            if self.fallbacks:
+                reasons.append(fallback_reason(len(self.fallbacks)))
+        if self.possible and not any(r.startswith(POSSIBLE_PREFIX) for r in reasons):
+            reasons.append(possible_reason(len(self.possible)))
+        if not self.complete and not reasons:
+            reasons.append(UNSPECIFIED_REASON)
+        # Frozen, so set through object; tuples even if the caller passed lists.
+        object.__setattr__(self, "changed_symbols", tuple(self.changed_symbols))
+        object.__setattr__(self, "affected", tuple(self.affected))
+        object.__setattr__(self, "fallbacks", tuple(self.fallbacks))
+        object.__setattr__(self, "possible", tuple(self.possible))
+        object.__setattr__(self, "incomplete_reasons", tuple(reasons))
+        object.__setattr__(self, "complete", not reasons)
+
+    @property
+    def risk(self) -> str:
+        """The highest risk of any changed symbol (what `--fail-on` compares)."""
+        return max_risk(c.risk for c in self.changed_symbols)
+
+    @property
+    def summary(self) -> str:
+        callers = plural(len(self.affected), "affected caller")
+        symbols = plural(len(self.changed_symbols), "changed symbol")
+        reasons = "; ".join(self.incomplete_reasons)
+        if not self.affected:
+            if self.complete:
+                return f"No callers affected by {symbols}."
+            return f"No affected callers found, but this is a lower bound: {reasons}"
+        if self.complete:
+            return f"{callers} of {symbols} (complete)"
+        return f"{callers} of {symbols} (lower bound: {reasons})"
+
+
+def rank_key(a: Affected) -> tuple[float, float, int, str, int, str]:
+    """Best first: fused score, then centrality (SPEC 7), then nearest; then stable order."""
+    return (-a.score, -a.centrality, a.depth, a.path, a.line, a.symbol)
+
+
+def ranked(affected: Sequence[Affected]) -> list[Affected]:
+    return sorted(affected, key=rank_key)

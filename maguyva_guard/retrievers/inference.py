@@ -1,0 +1,247 @@
+"""Types guessed from code: local variables, attributes, globals, return values, receivers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from maguyva_guard.extract.languages import language_for as language_of
+from maguyva_guard.records import (
+    FUNCTION,
+    METHOD,
+    Definition,
+)
+from maguyva_guard.retrievers.resolution_base import (
+    CLASS_KINDS,
+    GO_RECEIVER,
+    IDENT,
+    MAX_HOPS,
+    SELF_NAMES,
+    Entity,
+    ResolverAPI,
+)
+
+
+class Inference:
+    """Types guessed from code: local variables, attributes, globals, return values, receivers."""
+
+    def typed_global(self: ResolverAPI, path: str, name: str, hops: int = 0) -> Entity | None:
+        """A module-level variable whose type shows: `request: Request = LocalProxy(...)`
+        or `app = Flask(__name__)`; importers of it get an instance of that class."""
+        key = (path, name)
+        if key not in self._globals:
+            self._globals[key] = None  # guards against a cycle through the lookup below
+            top = [line for line in self.lines(path) if line[:1].isalpha() or line[:1] == "_"]
+            mentioned = [line for line in top if line.startswith(name)]
+            typed = self._typed_by(path, "", name, mentioned, hops) if mentioned else None
+            self._globals[key] = typed
+        return self._globals[key]
+
+    def receiver_variable(self: ResolverAPI, path: str, scope: str) -> str:
+        """Go: the receiver's name in `func (s *Server) Start()`, which plays `self`."""
+        if language_of(path) != "go":
+            return ""
+        fn = self.scope(path).enclosing_function(scope)
+        m = GO_RECEIVER.match(fn.signature) if fn is not None else None
+        return m.group(1) if m else ""
+
+    def resolve_expression(self: ResolverAPI, path: str, scope: str, expr: str, hops: int = 0
+    ) -> Entity | None:
+        """A receiver or qualifier as written ("self.client", "mod.Cls()", "obj") to an entity."""
+        expr = expr.strip()
+        if not expr or hops > MAX_HOPS:
+            return None
+        if expr.endswith(")"):
+            callee = expr[: expr.find("(")].strip()
+            return self._called(self.callee(path, scope, callee, hops + 1), hops)
+        expr = expr.replace("::", ".")
+        if not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*", expr):
+            return None
+        head, *rest = expr.split(".")
+        entity: Entity | None
+        if head in SELF_NAMES or head == self.receiver_variable(path, scope):
+            cls = self.enclosing_class(path, scope)
+            if cls is None:
+                return None
+            entity = Entity("instance", path=path, definition=cls)
+            if rest:
+                entity = self.attribute_type(cls, rest[0], hops + 1)
+                rest = rest[1:]
+        else:
+            entity = self.lookup_name(path, scope, head, hops + 1)
+            if entity is None:
+                entity = self.local_type(path, scope, head, hops + 1)
+        for seg in rest:
+            if entity is None:
+                return None
+            entity = self.member(entity, seg, hops + 1)
+        return entity
+
+    def local_type(self: ResolverAPI, path: str, scope: str, var: str,
+                   hops: int = 0) -> Entity | None:
+        """`obj = ClassName(...)`, `obj: ClassName` or a parameter annotated with a class:
+        obj is an instance of that class (probable). Looked for in the enclosing function,
+        then the functions around it (closures see their variables), then at module level
+        (`app = Flask(__name__)` used by `@app.route` below it)."""
+        fs = self.scope(path)
+        d = fs.by_qualified.get(scope)
+        while d is not None:
+            if d.kind not in CLASS_KINDS:
+                body = self.lines(path)[d.line_start - 1 : d.line_end]
+                found = self._typed_by(path, d.parent, var, [d.signature, *body], hops)
+                if found is not None:
+                    return found
+            d = fs.by_qualified.get(d.parent) if d.parent else None
+        return self.typed_global(path, var, hops)
+
+    def attribute_type(self: ResolverAPI, cls: Definition, attr: str,
+                       hops: int = 0) -> Entity | None:
+        """`self.attr = ClassName(...)` or `attr: ClassName` in the class: attr's type."""
+        body = self.lines(cls.path)[cls.line_start - 1 : cls.line_end]
+        return self._typed_by(cls.path, cls.parent, rf"(?:self\.)?{re.escape(attr)}", body,
+                              hops, raw=True, needle=attr)
+
+    def _typed_by(self: ResolverAPI, path: str, scope: str, var: str, lines: Iterable[str],
+                  hops: int, raw: bool = False,
+        needle: str | None = None,
+    ) -> Entity | None:
+        """The class `var` is bound to in `lines`. Only lines that contain `needle` (the
+        variable's own text) can bind it: the patterns run on those alone (a popular
+        method's callers ask this of thousands of lines: 2.4M searches, 2.8 s on Django)."""
+        needle = needle if needle is not None else var
+        lines = [line for line in lines if needle in line]
+        if not lines:
+            return None
+        name = var if raw else re.escape(var)
+        assign = re.compile(
+            rf"(?<![\w.]){name}\s*(?::[^=]+)?=\s*(?:await\s+)?([A-Za-z_][\w.]*)\s*\("
+        )
+        annotated = re.compile(rf"(?<![\w.]){name}\s*:\s*['\"]?([A-Za-z_][\w.]*)")
+        context = re.compile(rf"\bwith\s+([A-Za-z_][\w.]*)\s*\(.*\bas\s+{name}\b")
+        for line in lines:
+            for pattern in (assign, annotated, context):
+                m = pattern.search(line)
+                if m is None:
+                    continue
+                if pattern is annotated:
+                    e = self.resolve_expression(path, scope, m.group(1), hops + 1)
+                else:  # `var = f(...)`, `with f(...) as var`
+                    e = self._called(self.callee(path, scope, m.group(1), hops + 1), hops)
+                if e is not None and e.definition is not None and e.definition.kind in CLASS_KINDS:
+                    return Entity("instance", path=e.path, definition=e.definition, sure=False)
+        return None
+
+    def callee(self: ResolverAPI, path: str, scope: str, expr: str, hops: int = 0) -> Entity | None:
+        """What `expr(...)` calls: as resolve_expression, and `self.m` / `cls.m` as the
+        method `m` of the enclosing class (a receiver `self.m` is an attribute instead)."""
+        if not expr or hops > MAX_HOPS:
+            return None
+        e = self.resolve_expression(path, scope, expr, hops)
+        head, _, name = expr.partition(".")
+        if e is None and head in SELF_NAMES and name and "." not in name:
+            cls = self.enclosing_class(path, scope)
+            method = self.class_member(cls, name, hops + 1) if cls is not None else None
+            if method is not None:
+                e = Entity("definition", path=method.path, definition=method)
+        return e
+
+    def _called(self: ResolverAPI, e: Entity | None, hops: int) -> Entity | None:
+        """What calling `e` gives: an instance of a class, or of the class a function
+        returns (see return_type)."""
+        if e is None or e.definition is None:
+            return None
+        if e.definition.kind in CLASS_KINDS:
+            return Entity("instance", path=e.path, definition=e.definition, sure=e.sure)
+        if e.definition.kind in (FUNCTION, METHOD):
+            return self.return_type(e.definition, hops + 1)
+        return None
+
+    def return_type(self: ResolverAPI, fn: Definition, hops: int = 0) -> Entity | None:
+        """An instance of the class a Python function returns (probable): the one its
+        return annotation names (`-> Session`), else the one every `return` with a value
+        agrees on: `return Session()`, `return cls(...)`, `return self`, `return other()`
+        (that function's type), `return resp` (the local's type). `s = requests.session();
+        s.get()` then reaches Session.get. Memoised; a cycle returns None."""
+        key = (fn.path, fn.qualified_name)
+        if key in self._returns:
+            return self._returns[key]
+        self._returns[key] = None  # while it is worked out: recursion ends here
+        found = None
+        if language_of(fn.path) == "python" and hops <= MAX_HOPS:
+            m = _RETURN_ANNOTATION.search(fn.signature)
+            if m is not None:
+                found = _instance(self.resolve_expression(fn.path, fn.qualified_name,
+                                                          m.group(1), hops + 1))
+            else:
+                found = self._returned(fn, hops)
+        self._returns[key] = found
+        return found
+
+    def _returned(self: ResolverAPI, fn: Definition, hops: int) -> Entity | None:
+        body = self.lines(fn.path)[fn.line_start : fn.line_end]  # after the def line
+        classes: dict[tuple[str, str], Definition] = {}
+        for line in body:
+            m = _RETURN_VALUE.match(line)
+            if m is None:
+                continue
+            value = m.group(1).strip()
+            if value in ("", "None"):  # a bare `return` or `return None` says nothing
+                continue
+            callee = _whole_call(value)
+            if callee is not None:
+                e = self._called(self.callee(fn.path, fn.qualified_name, callee, hops + 1),
+                                 hops + 1)
+            elif value in SELF_NAMES:
+                cls = self.enclosing_class(fn.path, fn.qualified_name)
+                e = Entity("instance", path=cls.path, definition=cls) if cls else None
+            elif IDENT.fullmatch(value):
+                e = self.local_type(fn.path, fn.qualified_name, value, hops + 1)
+            else:
+                return None
+            if e is None or e.definition is None:
+                return None  # one value of unknown type: the function's type is unknown
+            classes[(e.definition.path, e.definition.qualified_name)] = e.definition
+            if len(classes) > 1:
+                return None
+        if len(classes) != 1:
+            return None
+        (cls,) = classes.values()
+        return Entity("instance", path=cls.path, definition=cls, sure=False)
+
+
+_RETURN_ANNOTATION = re.compile(r"->\s*['\"]?([A-Za-z_][\w.]*)['\"]?\s*:?\s*$")
+
+
+
+_RETURN_VALUE = re.compile(r"\s*return\b(.*?)(?:#.*)?$")
+
+
+
+_RETURNED_CALL = re.compile(r"(?:await\s+)?([A-Za-z_][\w.]*)\s*\(")
+
+
+
+def _whole_call(value: str) -> str | None:
+    """The callee when `value` is one call and nothing after it (`Name(...)`, `mod.f(a,`
+    with its arguments running on): not `Name().attr`, `f(x) or y`, `f(x)[0]`."""
+    m = _RETURNED_CALL.match(value)
+    if m is None:
+        return None
+    depth = 0
+    for i in range(m.end() - 1, len(value)):
+        c = value[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return m.group(1) if not value[i + 1:].strip() else None
+    return m.group(1)  # the arguments run on to the next lines
+
+
+
+def _instance(e: Entity | None) -> Entity | None:
+    if e is None or e.definition is None or e.definition.kind not in CLASS_KINDS:
+        return None
+    return Entity("instance", path=e.path, definition=e.definition, sure=False)
+

@@ -1,0 +1,157 @@
+"""The resolution policy: how each kind of reference is resolved, and how sure the answer is."""
+
+from __future__ import annotations
+
+from maguyva_guard.extract.languages import language_for as language_of
+from maguyva_guard.records import (
+    AMBIGUOUS,
+    EXACT,
+    IMPORT,
+    PROBABLE,
+    USE,
+    Definition,
+    Reference,
+)
+from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
+from maguyva_guard.retrievers.resolution_base import (
+    ATTRIBUTE,
+    SELF_NAMES,
+    SUPER_NAMES,
+    UNRESOLVED,
+    Entity,
+    Resolution,
+    ResolverAPI,
+)
+
+
+class Policy:
+    """The resolution policy: how each kind of reference is resolved, and how sure the answer is."""
+
+    def resolve(self: ResolverAPI, ref: Reference) -> Resolution:
+        """What a reference refers to in the repository, and how sure that is (memoised:
+        transitive impact asks about the same references again and again)."""
+        found = self._resolved.get(ref)
+        if found is None:
+            found = self._resolved[ref] = self._resolve(ref)
+        return found
+
+    def _resolve(self: ResolverAPI, ref: Reference) -> Resolution:
+        if ref.kind == IMPORT:
+            if ref.name == "*":
+                return UNRESOLVED
+            if language_of(ref.path) != "python":
+                return _resolution(self.import_entity(ref.path, ref))
+            e = self.resolve_dotted(self.absolute_import(ref.path, ref.target))
+            return _resolution(e)
+        if ref.kind == "string":
+            return _resolution(self.resolve_dotted(ref.target))
+        if not ref.receiver:
+            e = self.lookup_name(ref.path, ref.scope, ref.name)
+            if e is None and language_of(ref.path) in JS_LANGUAGES:
+                # Bound some way the index does not record (`const { f } = obj`, a
+                # parameter, a global): maybe an object's method of that name, never sure.
+                members = self.by_name(ref).definitions
+                return Resolution(members, AMBIGUOUS) if members else UNRESOLVED
+            return _resolution(e)
+        receiver = ref.receiver
+        if receiver and receiver == self.receiver_variable(ref.path, ref.scope):
+            receiver = "self"
+        if receiver in SELF_NAMES or receiver in SUPER_NAMES:
+            cls = self.enclosing_class(ref.path, ref.scope)
+            if cls is None:
+                return self.by_name(ref)
+            start = self.bases(cls) if receiver in SUPER_NAMES else [cls]
+            for c in start:
+                found = self.class_member(c, ref.name)
+                if found is not None:
+                    return Resolution((found,), EXACT)
+            # Not in the known hierarchy: a mixin calling what the concrete class provides,
+            # or a method inherited from a class outside the repository.
+            return self.by_name(ref)
+        owner = self.resolve_expression(ref.path, ref.scope, receiver)
+        if owner is None:
+            if self.is_external(ref.path, ref.scope, receiver):
+                return UNRESOLVED  # `os.environ.get(...)`: a module outside the repository
+            return self.by_name(ref)
+        e = self.member(owner, ref.name)
+        if e is None and owner.kind != "module" and owner.definition is not None:
+            if self.unresolved_bases(owner.definition):
+                return self.by_name(ref)  # may come from a base outside the repository
+        return _resolution(e)
+
+    def is_external(self: ResolverAPI, path: str, scope: str, receiver: str) -> bool:
+        """True when the receiver starts with a name imported from outside the repository."""
+        head = receiver.replace("::", ".").split(".")[0].split("(")[0]
+        if not head or head in SELF_NAMES:
+            return False
+        if self.lookup_name(path, scope, head) is not None:
+            return False
+        imp = self.scope(path).bound_imports.get(head)
+        return imp is not None and self.import_entity(path, imp) is None
+
+    def by_name(self: ResolverAPI, ref: Reference) -> Resolution:
+        """An attribute on a receiver of unknown type: every method of that name."""
+        candidates = self._members.get(ref.name)
+        if candidates is None:
+            candidates = self._members[ref.name] = tuple(
+                d for d in self.source.definitions(name=ref.name) if d.parent and _is_member(d)
+            )
+        if not candidates:
+            return UNRESOLVED
+        sure = ref.name not in COMMON_METHOD_NAMES and ref.kind != ATTRIBUTE
+        # Cheapest first: the hierarchy walk stops at a second root; the data-attribute
+        # test is a text search.
+        sure = sure and self.one_hierarchy(ref.name, candidates)
+        # A read (`f(obj.name)`), not a call, of a name some class also stores as data
+        # (`self.name = ...`, no definition): "one class defines `name`" says little.
+        sure = sure and not (ref.kind == USE and self.data_attribute(ref.name))
+        return Resolution(candidates, PROBABLE if sure else AMBIGUOUS)
+
+    def one_hierarchy(self: ResolverAPI, name: str, members: tuple[Definition, ...]) -> bool:
+        """Whether every member named `name` sits in one class hierarchy (memoised; stops
+        at the second root found, so a name defined in 80 classes reads two or three)."""
+        found = self._one_hierarchy.get(name)
+        if found is None:
+            roots: set[tuple[str, str]] = set()
+            for d in members:
+                roots.add(self.hierarchy_root(d))
+                if len(roots) > 1:
+                    break
+            found = self._one_hierarchy[name] = len(roots) == 1
+        return found
+
+    def hierarchy_root(self: ResolverAPI, method: Definition) -> tuple[str, str]:
+        """The top of the class hierarchy that defines `method` (for uniqueness checks)."""
+        cls = self.scope(method.path).by_qualified.get(method.parent)
+        seen = set()
+        while cls is not None and (cls.path, cls.qualified_name) not in seen:
+            seen.add((cls.path, cls.qualified_name))
+            bases = self.bases(cls)
+            if not bases:
+                break
+            cls = bases[0]
+        return (cls.path, cls.qualified_name) if cls else (method.path, method.parent)
+
+
+def _is_member(d: Definition) -> bool:
+    return d.kind in {"method", "function"} and "." in d.qualified_name
+
+
+
+def _resolution(e: Entity | None) -> Resolution:
+    if e is None or e.definition is None:
+        return UNRESOLVED
+    return Resolution((e.definition,), EXACT if e.sure else PROBABLE)
+
+
+
+# Method names that builtin and library types share with countless classes: a call of one
+# on a receiver of unknown type says nothing about which class is meant.
+COMMON_METHOD_NAMES = frozenset(
+    """get set items keys values update append extend pop add remove clear copy insert index
+    count sort join split strip format read write close open send run start stop put post
+    delete patch head load loads dump dumps save encode decode render process handle call
+    apply filter map reduce next iter exists parse match search replace lower upper
+    """.split()
+)
+

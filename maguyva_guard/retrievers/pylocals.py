@@ -1,0 +1,124 @@
+"""Python local bindings: which names a function binds itself (parameters, assignments,
+loop, `with` and `except` targets), and where on a line code stops and a comment or a
+string starts. A bare name bound locally is not the module-level definition of that name.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from functools import cached_property
+
+from maguyva_guard.records import Definition
+from maguyva_guard.retrievers.resolve import CLASS_KINDS, Resolver
+
+
+class LocalBindings:
+    """Answers "is `name` bound locally around this scope?" for one resolver's view."""
+
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+
+    def bound_locally(self, path: str, scope: str, name: str) -> bool:
+        """Whether `name` is a parameter or local of the function around `scope` (or of a
+        function enclosing that one): then a bare `name` there is not the module's."""
+        key = (path, scope, name)
+        found = self._locals.get(key)
+        if found is None:
+            found = self._locals[key] = self._bound_locally(path, scope, name)
+        return found
+    def _bound_locally(self, path: str, scope: str, name: str) -> bool:
+        fs = self.resolver.scope(path)
+        d = fs.by_qualified.get(scope)
+        while d is not None:
+            if d.kind not in CLASS_KINDS and name in self.function_locals(path, d):
+                return True
+            d = fs.by_qualified.get(d.parent) if d.parent else None
+        return False
+    def function_locals(self, path: str, d: Definition) -> frozenset[str]:
+        """The names a Python function binds itself: parameters, assignment, loop, `with`
+        and `except` targets (not those it declares global or nonlocal; a local import
+        binds the imported definition, which the resolver follows).
+        From `ast` on the function's own lines; empty when they do not parse alone."""
+        key = (path, d.qualified_name, d.line_start)
+        found = self._function_locals.get(key)
+        if found is None:
+            source = "\n".join(self.resolver.lines(path)[d.line_start - 1 : d.line_end])
+            found = self._function_locals[key] = locals_of(source)
+        return found
+    @cached_property
+    def _function_locals(self) -> dict[tuple[str, str, int], frozenset[str]]:
+        return {}
+    @cached_property
+    def _locals(self) -> dict[tuple[str, str, str], bool]:
+        return {}
+
+
+def in_comment_or_string(line: str, at: int) -> bool:
+    """Whether position `at` of one line is after a `#` or inside a quoted string, the
+    `{...}` fields of an f-string excepted (code). A per-line approximation: a string that
+    spans lines is the docstring check's business."""
+    quote = ""
+    fstring = False
+    depth = 0  # inside an f-string's replacement field
+    i = 0
+    while i < at:
+        c = line[i]
+        if quote and depth:
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+        elif quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+            elif fstring and c == "{":
+                if line.startswith("{{", i):
+                    i += 1
+                else:
+                    depth = 1
+        elif c in "\"'":
+            quote = c
+            j = i
+            while j > 0 and line[j - 1].isalpha():
+                j -= 1
+            fstring = "f" in line[j:i].lower()
+        elif c == "#":
+            return True
+        i += 1
+    return bool(quote) and not depth
+
+
+def locals_of(source: str) -> frozenset[str]:
+    """Names bound in the first function of `source` (its nested functions and classes
+    bind their own)."""
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError):
+        return frozenset()
+    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)),
+              None)
+    if fn is None:
+        return frozenset()
+    args = fn.args
+    bound = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    bound |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    declared: set[str] = set()
+    stack: list[ast.AST] = list(fn.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound.add(node.name)  # its body is its own scope; decorators are not walked
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            bound.add(node.id)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            declared |= set(node.names)
+        stack.extend(ast.iter_child_nodes(node))
+    return frozenset(bound - declared)

@@ -1,0 +1,190 @@
+"""What resolution works with: the index as a source of symbols, entities, resolutions,
+one file's bindings, and the resolver's whole surface as its parts see it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Protocol
+
+from maguyva_guard.records import (
+    CLASS,
+    IMPORT,
+    INTERFACE,
+    TYPE,
+    Definition,
+    Reference,
+)
+from maguyva_guard.retrievers.importpaths import ImportPaths
+
+CLASS_KINDS = frozenset({CLASS, INTERFACE, TYPE})
+
+
+MAX_HOPS = 12  # re-export chains longer than this are cycles in practice
+
+
+SELF_NAMES = frozenset({"self", "cls", "this"})
+
+
+# An attribute read found in the text (`obj.name`, no call): weaker evidence than a call,
+# so a receiver of unknown type never makes it more than ambiguous.
+ATTRIBUTE = "attribute"
+
+
+SUPER_NAMES = frozenset({"super()", "super"})
+
+
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]+")
+
+
+IMPLICIT_THIS = frozenset({"java"})  # a bare call inside a class may be a method of it
+
+
+SPREAD_METHODS = frozenset({"go", "rust"})  # methods may sit in another file than the type
+
+
+class SymbolSource(Protocol):
+    """What resolution needs from the index (maguyva_guard.index.store.Store provides it)."""
+
+    def files(self) -> Mapping[str, object]: ...
+    def definitions(self, name: str | None = None,
+                    qualified_name: str | None = None) -> list[Definition]: ...
+    def definitions_in(self, path: str) -> list[Definition]: ...
+    def references_in(self, path: str) -> list[Reference]: ...
+    def text(self, path: str) -> str: ...
+
+
+@dataclass(frozen=True)
+class Entity:
+    """What an expression stands for, as far as static syntax tells."""
+
+    kind: str  # "module", "definition", "instance" (of a class definition)
+    path: str = ""  # for modules: the file
+    definition: Definition | None = None
+    sure: bool = True  # False once a heuristic was used
+
+
+@dataclass(frozen=True)
+class Resolution:
+    definitions: tuple[Definition, ...]
+    confidence: str  # exact, probable, ambiguous; "" when it refers to nothing in the repo
+
+
+UNRESOLVED = Resolution((), "")
+
+
+class FileScope:
+    """The bindings of one file: its definitions and its imports."""
+
+    def __init__(self, path: str, definitions: list[Definition], references: list[Reference]):
+        self.path = path
+        self.definitions = definitions
+        self.references = references
+        self.imports = [r for r in references if r.kind == IMPORT]
+
+    @cached_property
+    def by_qualified(self) -> dict[str, Definition]:
+        return {d.qualified_name: d for d in self.definitions}
+
+    @cached_property
+    def children(self) -> dict[tuple[str, str], Definition]:
+        """(parent qualified name, name) -> definition; "" parent = module level."""
+        out: dict[tuple[str, str], Definition] = {}
+        for d in self.definitions:
+            out.setdefault((d.parent, d.name), d)
+        return out
+
+    @cached_property
+    def bound_imports(self) -> dict[str, Reference]:
+        """Local name -> the import that binds it (the last one wins, as at run time)."""
+        return {r.alias or r.name: r for r in self.imports if r.name != "*" or binds(r)}
+
+    @cached_property
+    def star_imports(self) -> list[Reference]:
+        return [r for r in self.imports if r.name == "*" and not binds(r)]
+
+    def enclosing_class(self, scope: str) -> Definition | None:
+        """The innermost class around `scope` (a qualified name), if any."""
+        while scope:
+            d = self.by_qualified.get(scope)
+            if d is not None and d.kind in CLASS_KINDS:
+                return d
+            scope = d.parent if d is not None else ""
+        return None
+
+    def enclosing_function(self, scope: str) -> Definition | None:
+        d = self.by_qualified.get(scope)
+        return d if d is not None and d.kind not in CLASS_KINDS else None
+
+
+
+def binds(imp: Reference) -> bool:
+    """`import * as ns` binds a namespace; Python's `from m import *` binds every name."""
+    return imp.alias not in ("", "*")
+
+
+
+class ResolverAPI(Protocol):
+    """The whole resolver, as each of its parts (mixins) sees the others."""
+
+    source: SymbolSource
+    data_attribute: Callable[[str], bool]
+    _scopes: dict[str, FileScope]
+    _texts: dict[str, list[str]]
+    _globals: dict[tuple[str, str], Entity | None]
+    _resolved: dict[Reference, Resolution]
+    _members: dict[str, tuple[Definition, ...]]
+    _one_hierarchy: dict[str, bool]
+    _returns: dict[tuple[str, str], Entity | None]
+
+    @property
+    def paths(self) -> frozenset[str]: ...
+    @property
+    def module_of_path(self) -> dict[str, str]: ...
+    @property
+    def modules(self) -> dict[str, str]: ...
+    @property
+    def imports(self) -> ImportPaths: ...
+    def scope(self, path: str) -> FileScope: ...
+    def lines(self, path: str) -> list[str]: ...
+    def absolute_import(self, path: str, target: str) -> str: ...
+    def resolve_dotted(self, dotted: str, hops: int=0) -> Entity | None: ...
+    def module_binding(self, path: str, name: str, hops: int=0) -> Entity | None: ...
+    def typed_global(self, path: str, name: str, hops: int=0) -> Entity | None: ...
+    def _file_binding(self, path: str, name: str, hops: int) -> Entity | None: ...
+    def import_entity(self, path: str, imp: Reference, hops: int=0) -> Entity | None: ...
+    def _foreign_import(
+        self, language: str, path: str, imp: Reference, hops: int,
+    ) -> Entity | None: ...
+    def _default_export(self, path: str, alias: str) -> Entity | None: ...
+    def member(self, entity: Entity, name: str, hops: int=0) -> Entity | None: ...
+    def enclosing_class(self, path: str, scope: str) -> Definition | None: ...
+    def receiver_variable(self, path: str, scope: str) -> str: ...
+    def class_member(self, cls: Definition, name: str, hops: int=0) -> Definition | None: ...
+    def bases(self, cls: Definition, hops: int=0) -> list[Definition]: ...
+    def unresolved_bases(self, cls: Definition) -> bool: ...
+    def lookup_name(self, path: str, scope: str, name: str, hops: int=0) -> Entity | None: ...
+    def resolve_expression(
+        self, path: str, scope: str, expr: str, hops: int=0,
+    ) -> Entity | None: ...
+    def local_type(self, path: str, scope: str, var: str, hops: int=0) -> Entity | None: ...
+    def attribute_type(self, cls: Definition, attr: str, hops: int=0) -> Entity | None: ...
+    def _typed_by(
+        self, path: str, scope: str, var: str, lines: Iterable[str], hops: int, raw: bool=False,
+        needle: str | None=None,
+    ) -> Entity | None: ...
+    def callee(self, path: str, scope: str, expr: str, hops: int=0) -> Entity | None: ...
+    def _called(self, e: Entity | None, hops: int) -> Entity | None: ...
+    def return_type(self, fn: Definition, hops: int=0) -> Entity | None: ...
+    def _returned(self, fn: Definition, hops: int) -> Entity | None: ...
+    def resolve(self, ref: Reference) -> Resolution: ...
+    def _resolve(self, ref: Reference) -> Resolution: ...
+    def is_external(self, path: str, scope: str, receiver: str) -> bool: ...
+    def by_name(self, ref: Reference) -> Resolution: ...
+    def one_hierarchy(self, name: str, members: tuple[Definition, ...]) -> bool: ...
+    def hierarchy_root(self, method: Definition) -> tuple[str, str]: ...

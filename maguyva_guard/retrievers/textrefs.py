@@ -1,0 +1,154 @@
+"""References the index does not keep, recovered from the text: `obj.name` reads without
+a call, and top-level Python names read as values (`return a, b`, `x = f if c else g`).
+
+Lines the text index finds are turned into references that the graph resolves like any
+other; comments, docstrings, strings and names bound locally are passed over.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from maguyva_guard import spec
+from maguyva_guard.extract.languages import language_for
+from maguyva_guard.records import IMPORT, MODULE_SYMBOL, USE, Definition, Hit, Reference
+from maguyva_guard.retrievers.base import Retriever, SearchRequest
+from maguyva_guard.retrievers.comments import PYTHON as PYTHON_COMMENTS
+from maguyva_guard.retrievers.comments import CommentMap
+from maguyva_guard.retrievers.pylocals import LocalBindings, in_comment_or_string
+from maguyva_guard.retrievers.resolve import ATTRIBUTE, Resolver
+
+if TYPE_CHECKING:
+    from maguyva_guard.index.store import Store
+
+ATTRIBUTE_SCAN_LIMIT = 2000  # text lines examined for `obj.name` reads of one member
+
+
+class TextReferences:
+    """Recovers references from the text index for one view (store, resolver)."""
+
+    def __init__(self, store: Store, resolver: Resolver, local: LocalBindings) -> None:
+        self.store = store
+        self.resolver = resolver
+        self.local = local
+
+    @cached_property
+    def text(self) -> Retriever:
+        from maguyva_guard.retrievers.text import TextRetriever
+
+        return TextRetriever(self.store)
+
+    def attribute_uses(self, target: Definition) -> Iterator[Reference]:
+        """`obj.name` without a call, which the index does not keep everywhere (a property
+        read, a bound method passed on): lines the text index finds, turned into references
+        to resolve like any other. Lines the index already has a reference for are skipped."""
+        name = target.name
+        hits = self.text.search(
+            SearchRequest(query=name, intent=spec.EXACT_MATCH, terms=(name,),
+                          limit=ATTRIBUTE_SCAN_LIMIT))
+        pattern = re.compile(rf"([A-Za-z_][\w.]*(?:\(\))?)\.{re.escape(name)}\b(?!\s*\()")
+        known: dict[str, set[int]] = {}
+        language = language_for(target.path)
+        for hit in hits:
+            if language_for(hit.path) != language:
+                continue  # prose and other languages: a `x.name` there is no reference
+            if hit.path not in known:
+                known[hit.path] = {r.line for r in self.resolver.scope(hit.path).references
+                                   if r.name == name}
+            if hit.line_start in known[hit.path]:
+                continue
+            lines = self.resolver.lines(hit.path)
+            text = lines[hit.line_start - 1] if hit.line_start <= len(lines) else ""
+            python = language == "python"
+            for m in pattern.finditer(text):
+                if python and (in_comment_or_string(text, m.start())
+                               or self._in_docstring(hit, m.start())):
+                    continue  # `Use attrs.evolve instead` in a docstring is no read
+                scope = hit.symbol if hit.symbol != MODULE_SYMBOL else ""
+                yield Reference(hit.path, name, ATTRIBUTE, hit.line_start, scope, m.group(1))
+    def data_attribute(self, name: str) -> bool:
+        """Whether some Python class stores `name` as data (`self.name = ...`): then a read
+        `obj.name` on a receiver of unknown type may be that attribute, not a method."""
+        found = self._data_attributes.get(name)
+        if found is None:
+            hits = self.text.search(
+                SearchRequest(query=name, intent=spec.EXACT_MATCH, terms=(name,),
+                              limit=ATTRIBUTE_SCAN_LIMIT))
+            stores = re.compile(rf"\bself\.{re.escape(name)}\s*(?::[^=]+)?=(?!=)")
+            found = any(
+                language_for(h.path) == "python"
+                and stores.search(self._line(h.path, h.line_start)) is not None
+                for h in hits)
+            self._data_attributes[name] = found
+        return found
+    @cached_property
+    def _data_attributes(self) -> dict[str, bool]:
+        return {}
+    def _line(self, path: str, line: int) -> str:
+        lines = self.resolver.lines(path)
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+    def name_uses(self, target: Definition) -> Iterator[Reference]:
+        """A top-level Python name read as a value where the index keeps no reference:
+        `return a, b`, `NOTHING = _Nothing.NOTHING`, `x = f if c else mod.g`, and the same
+        for an alias an import binds to it. Without these, a function only ever passed
+        around has "no callers" and the check says "no impact". Lines the text index
+        finds, in code (not comments, docstrings or string literals), a bare name not bound
+        locally where it is read (a parameter, an assignment, a loop variable); each
+        becomes a `use` resolved like any other."""
+        name = target.name
+        terms: dict[str, frozenset[str] | None] = {name: None}  # term -> paths (None: all)
+        for ref in self.store.references(name=name):
+            if ref.kind == IMPORT and ref.alias and ref.alias != name and ref.name == name:
+                known = terms.get(ref.alias) or frozenset()
+                terms[ref.alias] = known | {ref.path}
+        for term, paths in terms.items():
+            yield from self._term_uses(term, paths)
+    def _term_uses(self, term: str, paths: frozenset[str] | None) -> Iterator[Reference]:
+        hits = self.text.search(
+            SearchRequest(query=term, intent=spec.EXACT_MATCH, terms=(term,),
+                          limit=ATTRIBUTE_SCAN_LIMIT))
+        word = re.escape(term)
+        pattern = re.compile(rf"(?<![\w.])(?:([A-Za-z_][\w.]*)\.)?{word}\b")
+        rebind = re.compile(r"\s*=[^=]")
+        definition = re.compile(rf"\s*(?:async\s+)?(?:def|class)\s+{word}\b")
+        known: dict[str, set[int]] = {}
+        for hit in hits:
+            if language_for(hit.path) != "python" or (paths is not None and hit.path not in paths):
+                continue
+            if hit.path not in known:
+                known[hit.path] = {r.line for r in self.resolver.scope(hit.path).references
+                                   if r.name == term}
+            if hit.line_start in known[hit.path]:
+                continue
+            lines = self.resolver.lines(hit.path)
+            text = lines[hit.line_start - 1] if hit.line_start <= len(lines) else ""
+            if definition.match(text):
+                continue  # its own definition (or a same-named one: not a use)
+            scope = hit.symbol if hit.symbol != MODULE_SYMBOL else ""
+            for m in pattern.finditer(text):
+                receiver = m.group(1) or ""
+                if in_comment_or_string(text, m.start()) or self._in_docstring(hit, m.start()):
+                    continue
+                if not receiver and (rebind.match(text, m.end())
+                                     or self.local.bound_locally(hit.path, scope, term)):
+                    continue
+                yield Reference(hit.path, term, USE, hit.line_start, scope, receiver)
+                break
+    def _in_docstring(self, hit: Hit, column: int) -> bool:
+        comments = self._comment_maps.get(hit.path)
+        if comments is None:
+            lines = self.resolver.lines(hit.path)
+            offsets = [0]
+            for line in lines:
+                offsets.append(offsets[-1] + len(line) + 1)
+            comments = (CommentMap("\n".join(lines), PYTHON_COMMENTS), offsets)
+            self._comment_maps[hit.path] = comments
+        cmap, offsets = comments
+        at = offsets[hit.line_start - 1] if hit.line_start - 1 < len(offsets) else 0
+        return cmap.is_comment(at + column, at)
+    @cached_property
+    def _comment_maps(self) -> dict[str, tuple[CommentMap, list[int]]]:
+        return {}
