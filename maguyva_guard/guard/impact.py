@@ -43,6 +43,7 @@ from maguyva_guard.records import (
     Hit,
 )
 from maguyva_guard.retrievers.base import Retriever, SearchRequest
+from maguyva_guard.retrievers.protocols import implicit_reason, is_protocol_method
 from maguyva_guard.search import engine
 
 NULL = "0" * 40
@@ -355,6 +356,9 @@ def _report(
     ]
     everything.sort(key=lambda a: (-a.score, -a.centrality, a.depth, a.path, a.line))
     affected, possible = _split_possible(everything)
+    implicit = [implicit_reason(c) for c in change_set.changed if is_protocol_method(c)]
+    reasons = (*implicit, *model.derived_reasons(affected, change_set.fallbacks)) \
+        if implicit else ()
     return model.ImpactReport(
         repo=".",
         base=revs.base,
@@ -367,8 +371,9 @@ def _report(
             index_seconds=round(index_seconds, 3),
             query_seconds=round(query_seconds, 3),
         ),
-        # No reasons given: the report derives them (ambiguous callers, fallbacks, possible
-        # callers) and is complete exactly when there are none.
+        # Without implicit calls, no reasons given: the report derives them (ambiguous
+        # callers, fallbacks, possible callers), complete exactly when there are none.
+        incomplete_reasons=reasons,
         repo_url=None,
         possible=tuple(possible),
     )

@@ -43,6 +43,18 @@ def fallback_reason(count: int) -> str:
     return f"{plural(count, 'change')} not pinned to a symbol, searched for by fallback queries"
 
 
+def derived_reasons(affected: Sequence[Affected], fallbacks: Sequence[Fallback]) -> list[str]:
+    """The reasons a report is a lower bound that its own entries show: ambiguous callers,
+    changes searched for by fallback queries."""
+    reasons = []
+    ambiguous = sum(1 for a in affected if a.confidence == AMBIGUOUS)
+    if ambiguous:
+        reasons.append(ambiguous_reason(ambiguous))
+    if fallbacks:
+        reasons.append(fallback_reason(len(fallbacks)))
+    return reasons
+
+
 @dataclass(frozen=True)
 class Stats:
     files_indexed: int = 0
@@ -76,11 +88,7 @@ class ImpactReport:
     def __post_init__(self) -> None:
         reasons = list(dict.fromkeys(self.incomplete_reasons))
         if not reasons:
-            ambiguous = sum(1 for a in self.affected if a.confidence == AMBIGUOUS)
-            if ambiguous:
-                reasons.append(ambiguous_reason(ambiguous))
-            if self.fallbacks:
-                reasons.append(fallback_reason(len(self.fallbacks)))
+            reasons = derived_reasons(self.affected, self.fallbacks)
         if self.possible and not any(r.startswith(POSSIBLE_PREFIX) for r in reasons):
             reasons.append(possible_reason(len(self.possible)))
         if not self.complete and not reasons:

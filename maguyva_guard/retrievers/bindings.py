@@ -200,6 +200,23 @@ class Bindings:
     def unresolved_bases(self: ResolverAPI, cls: Definition) -> bool:
         return len(self.bases(cls)) < len([b for b in cls.bases if b not in {"object"}])
 
+    def module_alternatives(self: ResolverAPI, path: str, name: str) -> list[Definition]:
+        """Every definition a module-level name of `path` may be bound to when the module
+        binds it more than once: a definition in each branch of an `if`/`try`, and an
+        import of it (`try: from fast import parse` / `except ImportError: def parse`).
+        Empty when the name is bound once (the common case: one dict look-up)."""
+        fs = self.scope(path)
+        tops = fs.top_level.get(name, [])
+        imp = fs.bound_imports.get(name)
+        if len(tops) + (imp is not None) < 2:
+            return []
+        found = list(tops)
+        if imp is not None:
+            e = self.import_entity(path, imp, 1)
+            if e is not None and e.definition is not None:
+                found.append(e.definition)
+        return found
+
     def lookup_name(self: ResolverAPI, path: str, scope: str, name: str,
                     hops: int = 0) -> Entity | None:
         """A bare name at `scope`: enclosing functions, then the module (class bodies are

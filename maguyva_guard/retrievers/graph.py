@@ -23,20 +23,25 @@ from maguyva_guard import spec
 from maguyva_guard.extract.languages import language_for
 from maguyva_guard.records import (
     AMBIGUOUS,
+    CALL,
     CLASS,
     CONFIDENCE_RANK,
     EXACT,
     IMPORT,
+    INHERIT,
     MODULE_SYMBOL,
     PROBABLE,
     STRING,
+    USE,
     Definition,
     Hit,
     Reference,
 )
 from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.passing import invoked_parameters
+from maguyva_guard.retrievers.protocols import implicit_calls, is_protocol_method
 from maguyva_guard.retrievers.pylocals import LocalBindings
-from maguyva_guard.retrievers.resolve import Resolver
+from maguyva_guard.retrievers.resolve import CLASS_KINDS, Resolver
 from maguyva_guard.retrievers.textrefs import TextReferences
 
 if TYPE_CHECKING:
@@ -44,6 +49,7 @@ if TYPE_CHECKING:
 
 MEMBER_KINDS = frozenset({"method", "constant", "function"})  # what `obj.name` can read
 CONSTRUCTORS = frozenset({"__init__", "__new__"})
+MAX_HEIRS = 200  # subclasses followed for a constructor change (a framework's base class)
 
 # How much a graph hit's raw score keeps at each level of certainty (our numbers, not SPEC's:
 # they only order the graph's own list, before fusion turns ranks into scores).
@@ -118,6 +124,10 @@ class GraphRetriever:
                     edge = Edge(ref, t, conf, level, via)
                     edges.append(edge)
                     caller = self.definition_of(ref)
+                    if ref.kind == USE and caller is not None and conf != AMBIGUOUS:
+                        # Passed as a value: the call through the parameter breaks too.
+                        edges.extend(Edge(hop, t, PROBABLE, level, (*via, caller.qualified_name))
+                                     for hop in self.invoked(ref))
                     key = (ref.path, ref.scope)
                     # Follow resolved edges only: a name-only guess does not fan out further.
                     if caller is not None and key not in seen and ref.kind != IMPORT \
@@ -141,8 +151,12 @@ class GraphRetriever:
                 constructor_of = cls  # changing __init__ changes every ClassName(...) call
                 names.add(cls.name)
         wanted = {(target.path, target.qualified_name)}
+        heirs: set[tuple[str, str]] = set()  # subclasses whose calls run the constructor
         if constructor_of is not None:
             wanted.add((constructor_of.path, constructor_of.qualified_name))
+            for heir in self.heirs(constructor_of, target.name):
+                names.add(heir.name)  # `class B(A): pass`: B() runs A.__init__
+                heirs.add((heir.path, heir.qualified_name))
         yield from self.stub_declarations(target)
         accessor = _accessor(target)
         candidates = self.candidates(names)
@@ -152,12 +166,15 @@ class GraphRetriever:
         elif attributes and not target.parent and language_for(target.path) == "python":
             from_text = set(self.recovered.name_uses(target))
             candidates = chain(candidates, sorted(from_text, key=_ref_order))
+        if is_protocol_method(target):
+            yield from ((ref, PROBABLE) for ref in self.implicit(target))
         for ref in candidates:
             res = self.resolver.resolve(ref)
-            if any((d.path, d.qualified_name) in wanted for d in res.definitions):
+            keys = {(d.path, d.qualified_name) for d in res.definitions}
+            if keys & wanted or (ref.kind == CALL and keys & heirs):
                 if (ref.path, ref.scope) == (target.path, target.qualified_name):
                     continue  # recursion is not a caller of interest
-                if self.shadowed(ref):
+                if self.shadowed(ref) and not self.nested_binding(ref, res.definitions):
                     continue  # a parameter or local of that name, not the definition
                 if accessor and not self.accesses(ref, accessor):
                     continue  # a property's setter is used by writes only, its deleter by del
@@ -184,6 +201,56 @@ class GraphRetriever:
         if language_for(ref.path) != "python":
             return False
         return self.local.bound_locally(ref.path, ref.scope, ref.name)
+
+    def nested_binding(self, ref: Reference, found: tuple[Definition, ...]) -> bool:
+        """Whether the local binding of a bare name is one of `found` itself: a function
+        defined inside the function that calls it (`def outer(): def helper(): ...;
+        helper()`), which binds the name locally and is the definition meant."""
+        fs = self.resolver.scope(ref.path)
+        for d in found:
+            parent = fs.by_qualified.get(d.parent) if d.parent else None
+            if parent is not None and parent.kind not in CLASS_KINDS and d.path == ref.path \
+                    and (ref.scope == d.parent or ref.scope.startswith(d.parent + ".")):
+                return True
+        return False
+
+    def heirs(self, cls: Definition, constructor: str) -> list[Definition]:
+        """Subclasses of `cls` (transitively) that do not define `constructor` themselves:
+        calling them runs `cls`'s. Found through the base-class references to each."""
+        out: list[Definition] = []
+        todo, seen = [cls], {(cls.path, cls.qualified_name)}
+        while todo and len(out) < MAX_HEIRS:
+            parent = todo.pop()
+            for ref in self.store.references(name=parent.name):
+                if ref.kind != INHERIT:
+                    continue
+                sub = self.definition_of(ref)
+                if sub is None or sub.kind != CLASS or (sub.path, sub.qualified_name) in seen:
+                    continue
+                if not any((d.path, d.qualified_name) == (parent.path, parent.qualified_name)
+                           for d in self.resolver.resolve(ref).definitions):
+                    continue
+                seen.add((sub.path, sub.qualified_name))
+                own = self.resolver.scope(sub.path).children.get((sub.qualified_name,
+                                                                   constructor))
+                if own is None:
+                    out.append(sub)
+                    todo.append(sub)
+        return out
+
+    def implicit(self, target: Definition) -> Iterator[Reference]:
+        """Sites whose syntax calls `target` (`for x in Thing()` for `__iter__`), in the
+        files that name its class."""
+        cls = self.resolver.scope(target.path).by_qualified.get(target.parent)
+        if cls is None:
+            return
+        paths = {target.path} | {r.path for r in self.store.references(name=cls.name)}
+        yield from implicit_calls(self.resolver, target, paths)
+
+    def invoked(self, use: Reference) -> Iterator[Reference]:
+        """For a name passed as an argument, the calls of the parameter it binds."""
+        if language_for(use.path) == "python":
+            yield from invoked_parameters(self.resolver, use)
 
     def candidates(self, names: set[str]) -> Iterator[Reference]:
         """References carrying one of `names`, and the later uses of aliases they bind."""

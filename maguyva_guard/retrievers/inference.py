@@ -53,7 +53,7 @@ class Inference:
             return None
         if expr.endswith(")"):
             callee = expr[: expr.find("(")].strip()
-            return self._called(self.callee(path, scope, callee, hops + 1), hops)
+            return self.called(self.callee(path, scope, callee, hops + 1), hops)
         expr = expr.replace("::", ".")
         if not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*", expr):
             return None
@@ -113,12 +113,19 @@ class Inference:
         if not lines:
             return None
         name = var if raw else re.escape(var)
-        assign = re.compile(
-            rf"(?<![\w.]){name}\s*(?::[^=]+)?=\s*(?:await\s+)?([A-Za-z_][\w.]*)\s*\("
+        assign = re.compile(  # `v = C(...)`; `new C(...)` in JS/TS/Java, `C<T>(...)` too
+            rf"(?<![\w.]){name}\s*(?::[^=]+)?=\s*(?:await\s+)?(?:new\s+)?([A-Za-z_][\w.]*)"
+            r"\s*(?:<[^=;]*>)?\s*\("
         )
         annotated = re.compile(rf"(?<![\w.]){name}\s*:\s*['\"]?([A-Za-z_][\w.]*)")
         context = re.compile(rf"\bwith\s+([A-Za-z_][\w.]*)\s*\(.*\bas\s+{name}\b")
+        loop = re.compile(rf"\bfor\s+{name}\s+in\s+([A-Za-z_][\w.]*)\s*(\()?")
         for line in lines:
+            m = loop.search(line)
+            if m is not None:  # `for var in items` / `[... for var in items]`
+                element = self.element_type(path, scope, m.group(1), bool(m.group(2)), hops)
+                if element is not None:
+                    return element
             for pattern in (assign, annotated, context):
                 m = pattern.search(line)
                 if m is None:
@@ -126,7 +133,7 @@ class Inference:
                 if pattern is annotated:
                     e = self.resolve_expression(path, scope, m.group(1), hops + 1)
                 else:  # `var = f(...)`, `with f(...) as var`
-                    e = self._called(self.callee(path, scope, m.group(1), hops + 1), hops)
+                    e = self.called(self.callee(path, scope, m.group(1), hops + 1), hops)
                 if e is not None and e.definition is not None and e.definition.kind in CLASS_KINDS:
                     return Entity("instance", path=e.path, definition=e.definition, sure=False)
         return None
@@ -145,7 +152,51 @@ class Inference:
                 e = Entity("definition", path=method.path, definition=method)
         return e
 
-    def _called(self: ResolverAPI, e: Entity | None, hops: int) -> Entity | None:
+    def element_type(self: ResolverAPI, path: str, scope: str, expr: str, called: bool,
+                     hops: int = 0) -> Entity | None:
+        """The class of the items of `expr` (probable), where the code shows it: a call of a
+        function annotated `-> list[C]` (or Iterable, Iterator, Sequence, set, tuple,
+        Generator), or a variable built as `[C(...), ...]` or annotated `list[C]` in the
+        enclosing function or at module level."""
+        if hops > MAX_HOPS:
+            return None
+        if called:
+            fn = self.callee(path, scope, expr, hops + 1)
+            d = fn.definition if fn is not None else None
+            m = _CONTAINER_RETURN.search(d.signature) if d is not None else None
+            if d is None or m is None:
+                return None
+            return _instance(self.resolve_expression(d.path, d.qualified_name, m.group(1),
+                                                     hops + 1))
+        name = re.escape(expr)
+        built = re.compile(rf"(?<![\w.]){name}\s*(?::[^=]+)?=\s*[\[({{]\s*([A-Za-z_][\w.]*)\s*\(")
+        annotated = re.compile(rf"(?<![\w.]){name}\s*:\s*{_CONTAINER}\[\s*['\"]?([A-Za-z_][\w.]*)")
+        fs = self.scope(path)
+        d = fs.by_qualified.get(scope)
+        while True:
+            if d is None:
+                lines = [line for line in self.lines(path) if line[:1].isalpha()]
+            elif d.kind in CLASS_KINDS:
+                d = fs.by_qualified.get(d.parent) if d.parent else None
+                continue
+            else:
+                lines = [d.signature, *self.lines(path)[d.line_start - 1 : d.line_end]]
+            for line in lines:
+                if expr not in line:
+                    continue
+                for pattern in (built, annotated):
+                    m = pattern.search(line)
+                    if m is not None:
+                        where = d.qualified_name if d is not None else ""
+                        found = _instance(self.resolve_expression(path, where, m.group(1),
+                                                                  hops + 1))
+                        if found is not None:
+                            return found
+            if d is None:
+                return None
+            d = fs.by_qualified.get(d.parent) if d.parent else None
+
+    def called(self: ResolverAPI, e: Entity | None, hops: int) -> Entity | None:
         """What calling `e` gives: an instance of a class, or of the class a function
         returns (see return_type)."""
         if e is None or e.definition is None:
@@ -189,7 +240,7 @@ class Inference:
                 continue
             callee = _whole_call(value)
             if callee is not None:
-                e = self._called(self.callee(fn.path, fn.qualified_name, callee, hops + 1),
+                e = self.called(self.callee(fn.path, fn.qualified_name, callee, hops + 1),
                                  hops + 1)
             elif value in SELF_NAMES:
                 cls = self.enclosing_class(fn.path, fn.qualified_name)
@@ -209,6 +260,9 @@ class Inference:
         return Entity("instance", path=cls.path, definition=cls, sure=False)
 
 
+_CONTAINER = (r"(?:typing\.)?(?:[Ll]ist|[Ss]et|[Ff]rozen[Ss]et|[Tt]uple|Sequence|Iterable|Iterator"
+              r"|Generator|Collection|AbstractSet|MutableSequence|deque)")
+_CONTAINER_RETURN = re.compile(rf"->\s*['\"]?{_CONTAINER}\[\s*['\"]?([A-Za-z_][\w.]*)")
 _RETURN_ANNOTATION = re.compile(r"->\s*['\"]?([A-Za-z_][\w.]*)['\"]?\s*:?\s*$")
 
 

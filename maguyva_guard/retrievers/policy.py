@@ -52,7 +52,14 @@ class Policy:
                 # parameter, a global): maybe an object's method of that name, never sure.
                 members = self.by_name(ref).definitions
                 return Resolution(members, AMBIGUOUS) if members else UNRESOLVED
-            return _resolution(e)
+            bound = _resolution(e)
+            if bound.definitions and not bound.definitions[0].parent:
+                # A name the module binds conditionally: the call may reach each binding.
+                others = self.module_alternatives(ref.path, ref.name)
+                if others:
+                    both = tuple(dict.fromkeys((*bound.definitions, *others)))
+                    return Resolution(both, bound.confidence)
+            return bound
         receiver = ref.receiver
         if receiver and receiver == self.receiver_variable(ref.path, ref.scope):
             receiver = "self"

@@ -1,0 +1,119 @@
+"""Implicit calls: the syntax that calls a class's special methods without naming them.
+
+`for x in Thing()` calls `__iter__`, `with Thing()` calls `__enter__` and `__exit__`,
+`len(t)` calls `__len__`, `t[k]` `__getitem__`, `k in t` `__contains__`, `t + u` `__add__`,
+`str(t)` `__str__`, `await t` `__await__`. A change to such a method breaks those sites, and
+no reference names it. Here the lines of the files that use the class are scanned for that
+syntax, and a site counts where the operand's type shows (it is resolved like a receiver:
+a constructor call, a typed local or attribute, a function's return type). Where the type
+does not show, a site is missed: the guard says so (IMPLICIT_REASON) instead of "complete".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final, Protocol
+
+from maguyva_guard.records import CALL, METHOD, Definition, Reference
+from maguyva_guard.retrievers.pylocals import in_comment_or_string
+from maguyva_guard.retrievers.resolve import CLASS_KINDS, Entity, Resolver
+
+_OPERAND: Final = r"([A-Za-z_][\w.]*(?:\(\))?)"
+_SYNTAX: Final[dict[str, tuple[str, ...]]] = {
+    "__iter__": (rf"\bfor\s+[\w, ()]+\s+in\s+{_OPERAND}\s*:",
+                 rf"\b(?:iter|list|tuple|set|sorted|enumerate)\(\s*{_OPERAND}\s*\)",
+                 rf"\bin\s+{_OPERAND}\s*\]"),
+    "__next__": (rf"\bnext\(\s*{_OPERAND}\s*[,)]", rf"\bfor\s+[\w, ()]+\s+in\s+{_OPERAND}\s*:"),
+    "__enter__": (rf"^\s*with\s+{_OPERAND}\s*(?:as\b|:|,)",),
+    "__exit__": (rf"^\s*with\s+{_OPERAND}\s*(?:as\b|:|,)",),
+    "__aenter__": (rf"^\s*async\s+with\s+{_OPERAND}\s*(?:as\b|:|,)",),
+    "__aexit__": (rf"^\s*async\s+with\s+{_OPERAND}\s*(?:as\b|:|,)",),
+    "__len__": (rf"\blen\(\s*{_OPERAND}\s*\)",),
+    "__getitem__": (rf"{_OPERAND}\[[^\]]*\](?!\s*=[^=])",),
+    "__setitem__": (rf"{_OPERAND}\[[^\]]*\]\s*=[^=]",),
+    "__delitem__": (rf"\bdel\s+{_OPERAND}\[",),
+    "__contains__": (rf"\S\s+(?:not\s+)?in\s+{_OPERAND}\s*(?:$|[:)\],]|and\b|or\b|if\b)",),
+    "__str__": (rf"\bstr\(\s*{_OPERAND}\s*\)",),
+    "__repr__": (rf"\brepr\(\s*{_OPERAND}\s*\)",),
+    "__hash__": (rf"\bhash\(\s*{_OPERAND}\s*\)",),
+    "__bool__": (rf"\bbool\(\s*{_OPERAND}\s*\)",
+                 rf"^\s*(?:if|while)\s+(?:not\s+)?{_OPERAND}\s*:"),
+    "__await__": (rf"\bawait\s+{_OPERAND}",),
+    "__call__": (rf"(?<![\w.]){_OPERAND}\(",),
+    "__add__": (rf"{_OPERAND}\s*\+(?!=)",),
+    "__sub__": (rf"{_OPERAND}\s*-(?![=>])",),
+    "__mul__": (rf"{_OPERAND}\s*\*(?![*=])",),
+    "__truediv__": (rf"{_OPERAND}\s*/(?![/=])",),
+    "__eq__": (rf"{_OPERAND}\s*==",),
+    "__lt__": (rf"{_OPERAND}\s*<(?![<=])",),
+}
+PROTOCOL_METHODS: Final = frozenset(_SYNTAX)
+_FOR: Final = re.compile(r"\bfor\s+[\w, ()]+\s+in\s+$")
+_PATTERNS: Final = {name: tuple(re.compile(p) for p in pats) for name, pats in _SYNTAX.items()}
+
+
+class Named(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def qualified_name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+
+
+def is_protocol_method(target: Named) -> bool:
+    """A special method that syntax calls (`__iter__`, `__len__`, ...), of a class."""
+    return target.name in PROTOCOL_METHODS and target.kind == METHOD
+
+
+def implicit_reason(target: Named) -> str:
+    """Why an answer about `target` is a lower bound: its implicit call sites are found
+    only where the operand's type shows."""
+    return (f"{target.qualified_name} is also called implicitly (by syntax, not by name); "
+            "such sites are found only where the operand's type shows")
+
+
+def implicit_calls(resolver: Resolver, target: Definition,
+                   paths: set[str]) -> Iterator[Reference]:
+    """The sites in `paths` whose syntax calls `target` on an operand whose type is
+    `target`'s class (or a subclass that does not override it)."""
+    owner = resolver.scope(target.path).by_qualified.get(target.parent)
+    if owner is None or owner.kind not in CLASS_KINDS:
+        return
+    patterns = _PATTERNS[target.name]
+    for path in sorted(paths):
+        if not path.endswith((".py", ".pyi")):
+            continue
+        scope = resolver.scope(path)
+        for number, line in enumerate(resolver.lines(path), start=1):
+            for pattern in patterns:
+                m = pattern.search(line)
+                if m is None or in_comment_or_string(line, m.start(1)):
+                    continue
+                if target.name == "__contains__" and _FOR.search(line[: m.start(1)]):
+                    continue  # `for x in t` iterates; it does not ask `in`
+                where = _enclosing(scope.definitions, number)
+                if _is_instance_of(resolver, path, where, m.group(1), target):
+                    yield Reference(path, target.name, CALL, number, where)
+                    break
+
+
+def _enclosing(definitions: list[Definition], line: int) -> str:
+    inside = [d for d in definitions if d.line_start <= line <= d.line_end]
+    return max(inside, key=lambda d: d.line_start).qualified_name if inside else ""
+
+
+def _is_instance_of(resolver: Resolver, path: str, scope: str, operand: str,
+                    target: Definition) -> bool:
+    """Whether `operand` is an instance of a class whose `target.name` is `target`."""
+    e: Entity | None
+    if operand.endswith("()"):
+        e = resolver.called(resolver.callee(path, scope, operand[:-2]), 0)
+    else:
+        e = resolver.resolve_expression(path, scope, operand)
+    if e is None or e.kind != "instance" or e.definition is None:
+        return False
+    found = resolver.class_member(e.definition, target.name)
+    return found is not None and (found.path, found.qualified_name) == (
+        target.path, target.qualified_name)

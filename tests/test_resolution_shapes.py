@@ -1,0 +1,140 @@
+"""The call shapes static resolution used to miss, each on a real repository through the
+real CLI: nested definitions, inherited constructors, implicit protocol calls, values
+passed and invoked, conditional definitions, loop and comprehension variables."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import check_json, edit
+
+
+def direct(report: dict) -> dict[tuple[str, int], str]:
+    return {(a["path"], a["line"]): a["confidence"] for a in report["affected"]
+            if a["depth"] == 1}
+
+
+def checked(make_repo, files: dict[str, str], path: str, old: str, new: str) -> dict:
+    repo = make_repo(files)
+    edit(repo, path, old, new)
+    return check_json(repo, "--depth", "1")
+
+
+def test_a_nested_function_is_called_by_the_function_around_it(make_repo) -> None:
+    report = checked(make_repo, {"m.py": "def outer():\n    def helper(x):\n        return x\n"
+                                         "    return helper(1)\n"},
+                     "m.py", "def helper(x):", "def helper(x, y):")
+    assert direct(report) == {("m.py", 4): "exact"}
+
+
+def test_a_decorator_defined_inside_a_function_is_used_there(make_repo) -> None:
+    report = checked(make_repo, {"m.py": "def outer():\n    def deco(fn):\n        return fn\n"
+                                         "    @deco\n    def inner():\n        pass\n"
+                                         "    return inner\n"},
+                     "m.py", "def deco(fn):", "def deco(fn, extra):")
+    assert direct(report) == {("m.py", 4): "exact"}
+
+
+def test_a_subclass_without_its_own_constructor_runs_the_base_one(make_repo) -> None:
+    report = checked(make_repo, {"m.py": "class A:\n    def __init__(self, x):\n"
+                                         "        self.x = x\n\n"
+                                         "class B(A):\n    pass\n\nclass C(B):\n    pass\n\n"
+                                         "class D(A):\n    def __init__(self):\n"
+                                         "        super().__init__(1)\n\n"
+                                         "def make():\n    return B(1), C(2), D()\n"},
+                     "m.py", "def __init__(self, x):", "def __init__(self, x, y):")
+    found = {(a["symbol"], a["line"]): a["confidence"] for a in report["affected"]}
+    assert found[("m.make", 16)] == "exact"  # B(1) and C(2): A.__init__ runs
+    assert found[("m.D.__init__", 13)] == "exact"  # D's super().__init__(1)
+    assert ("m.B", 5) in found and ("m.C", 8) not in found  # B's base list names A; C's B
+
+
+@pytest.mark.parametrize(("method", "use"), [
+    ("__iter__", "    for x in Thing():\n        print(x)\n"),
+    ("__len__", "    t = Thing()\n    return len(t)\n"),
+    ("__enter__", "    with Thing() as t:\n        print(t)\n"),
+    ("__getitem__", "    t: Thing = make()\n    return t['k']\n"),
+    ("__contains__", "    t = Thing()\n    return 'k' in t\n"),
+])
+def test_syntax_that_calls_a_special_method_is_a_caller_and_a_lower_bound(
+        make_repo, method: str, use: str) -> None:
+    files = {"m.py": f"class Thing:\n    def {method}(self):\n        return None\n\n"
+                     f"def make() -> Thing:\n    return Thing()\n\ndef go():\n{use}"}
+    report = checked(make_repo, files, "m.py", f"def {method}(self):",
+                     f"def {method}(self, extra):")
+    lines = {line for (_, line), conf in direct(report).items() if conf == "probable"}
+    assert len(lines) == 1 and lines <= {9, 10}
+    assert report["complete"] is False
+    assert any("called implicitly" in r for r in report["incomplete_reasons"])
+
+
+def test_a_function_passed_as_a_value_breaks_where_it_is_called(make_repo) -> None:
+    report = checked(make_repo, {"m.py": "def target(x):\n    return x\n\n"
+                                         "def apply(fn, times=1):\n    return fn(times)\n\n"
+                                         "def main():\n    return apply(target)\n"},
+                     "m.py", "def target(x):", "def target(x, y):")
+    found = {(a["line"], a["symbol"]): a for a in report["affected"]}
+    assert found[(8, "m.main")]["confidence"] == "exact"  # where the value is passed
+    hop = found[(5, "m.apply")]  # where it is called
+    assert hop["confidence"] == "probable" and hop["depth"] == 1
+
+
+def test_a_name_defined_in_both_branches_reaches_both(make_repo) -> None:
+    files = {"fast.py": "def parse(s):\n    return s\n",
+             "m.py": "try:\n    from fast import parse\nexcept ImportError:\n"
+                     "    def parse(s):\n        return s\n\ndef use():\n    return parse('a')\n"}
+    report = checked(make_repo, files, "fast.py", "def parse(s):", "def parse(s, strict):")
+    assert ("m.py", 8) in direct(report)  # the call, not only the import line
+    local = checked(make_repo, files, "m.py", "    def parse(s):", "    def parse(s, strict):")
+    assert ("m.py", 8) in direct(local)
+
+
+def test_a_loop_variable_over_built_items_is_typed(make_repo) -> None:
+    files = {"m.py": "class Attr:\n    def evolve(self, x):\n        return x\n\n"
+                     "class Other:\n    def evolve(self, x):\n        return x\n\n"
+                     "def fields() -> list[Attr]:\n    return []\n\n"
+                     "def build(given: list[Attr]):\n"
+                     "    attrs = [Attr(), Attr()]\n"
+                     "    for a in attrs:\n        a.evolve(1)\n"
+                     "    for f in fields():\n        f.evolve(2)\n"
+                     "    return [g.evolve(3) for g in given]\n"}
+    report = checked(make_repo, files, "m.py", "class Attr:\n    def evolve(self, x):",
+                     "class Attr:\n    def evolve(self, x, y):")
+    assert [(a["symbol"], a["confidence"]) for a in report["affected"]] == [
+        ("m.build", "probable")]  # one entry per calling function
+    assert report["complete"] is True  # no ambiguous guess between Attr and Other
+    assert report["possible"] == []
+
+
+@pytest.mark.parametrize(("files", "path", "old", "new", "caller"), [
+    ({"m.ts": "class A {\n  run(x: number): number {\n    return x;\n  }\n}\n"
+              "class B extends A {}\nexport function go(): number {\n  const b = new B();\n"
+              "  return b.run(1);\n}\n"},
+     "m.ts", "run(x: number): number {", "run(x: number, y: number): number {",
+     ("m.ts", "m.go", "probable")),
+    ({"src/A.java": "package p;\npublic class A {\n  public int run(int x) { return x; }\n}\n",
+      "src/B.java": "package p;\npublic class B extends A {}\n",
+      "src/Use.java": "package p;\npublic class Use {\n  int go() {\n    B b = new B();\n"
+                      "    return b.run(1);\n  }\n}\n"},
+     "src/A.java", "public int run(int x)", "public int run(int x, int y)",
+     ("src/Use.java", "src.Use.Use.go", "probable")),
+])
+def test_an_inherited_method_is_reached_through_a_subclass_instance(
+        make_repo, files, path, old, new, caller) -> None:
+    report = checked(make_repo, files, path, old, new)
+    assert [(a["path"], a["symbol"], a["confidence"]) for a in report["affected"]] == [caller]
+    assert report["complete"] is True
+
+
+@pytest.mark.parametrize(("files", "path", "old", "new", "caller"), [
+    ({"m.js": "function outer() {\n  function helper(x) {\n    return x;\n  }\n"
+              "  return helper(1);\n}\nmodule.exports = { outer };\n"},
+     "m.js", "function helper(x) {", "function helper(x, z) {", ("m.js", "m.outer")),
+    ({"src/lib.rs": "pub fn outer() -> i32 {\n    fn helper(x: i32) -> i32 { x }\n"
+                    "    helper(1)\n}\n"},
+     "src/lib.rs", "fn helper(x: i32)", "fn helper(x: i32, y: i32)",
+     ("src/lib.rs", "src.outer")),
+])
+def test_a_nested_function_in_javascript_and_rust_is_called_by_its_parent(
+        make_repo, files, path, old, new, caller) -> None:
+    report = checked(make_repo, files, path, old, new)
+    assert [(a["path"], a["symbol"]) for a in report["affected"]] == [caller]
