@@ -273,14 +273,14 @@ def test_schema_rejects_a_broken_contract() -> None:
 # --- text -------------------------------------------------------------------------------
 
 
-def test_text_groups_ranks_and_explains() -> None:
+def test_text_groups_ranks_and_explains_as_a_tree() -> None:
     text = render(fixture_report(), "text")
     lines = text.splitlines()
     head = lines.index("pkg.config.parse_config  signature changed  risk high  pkg/config.py:10")
     assert lines[head + 1 : head + 4] == [
-        "  pkg/cli.py:88 pkg.cli.main [depth 1, exact, found by: graph+text]",
-        "  pkg/server.py:40 pkg.server.Server.load [depth 1, ambiguous, found by: graph]",
-        "  pkg/app.py:12 pkg.app.run [depth 2, exact, found by: graph] via pkg.cli.main",
+        "  |-- pkg/cli.py:88 pkg.cli.main [depth 1, exact, found by: graph+text]",
+        "  |   `-- pkg/app.py:12 pkg.app.run [depth 2, exact, found by: graph]",
+        "  `-- pkg/server.py:40 pkg.server.Server.load [depth 1, ambiguous, found by: graph]",
     ]
     assert "\x1b" not in text
 
@@ -304,7 +304,7 @@ def test_text_neutralises_terminal_escapes_in_names() -> None:
 def test_max_callers_per_symbol() -> None:
     report = clean_report(5)
     text = render(report, "text", max_callers=2)
-    assert text.count("  pkg/m") == 2 and "  ... and 3 more\n" in text
+    assert text.count("-- pkg/m") == 2 and "  ... and 3 more\n" in text
     assert "&hellip; and 3 more" in render(report, "markdown", max_callers=2)
     assert "and 3 more" not in render(report, "text", max_callers=0)
     assert len(json.loads(render(report, "json"))["affected"]) == 5
@@ -373,8 +373,16 @@ def hostile_report() -> ImpactReport:
 ALLOWED_TAGS = {"details", "summary", "code", "sub"}
 
 
+def without_mermaid(md: str) -> str:
+    """The comment without its ```mermaid block (tests/test_picture.py checks that one)."""
+    block = re.search(r"(?ms)^```mermaid\n.*?^```\n", md)
+    assert block is not None
+    assert md.count("```") == 2, "a name opened or closed a fence"
+    return md[: block.start()] + md[block.end():]
+
+
 def test_markdown_neutralises_hostile_names() -> None:
-    md = render(hostile_report(), "markdown")
+    md = without_mermaid(render(hostile_report(), "markdown"))
     shown = html.unescape(md)  # what GitHub's text filters see, after references decode
     assert md.startswith("<!-- maguyva-guard -->\n") and md.count("<!--") == 1
     assert "<script" not in md.lower() and "<img" not in md.lower()
@@ -444,7 +452,7 @@ def test_markdown_stays_under_the_comment_limit() -> None:
     report = clean_report(0, affected=callers)
     md = render(report, "markdown", max_callers=0)
     assert len(md) <= templating.MAX_COMMENT_CHARS
-    assert "more (the JSON report lists every caller)" in md
+    assert "more (see the job summary / the JSON artifact)" in md
 
 
 # --- SARIF ------------------------------------------------------------------------------
@@ -516,13 +524,13 @@ def test_sarif_uris_are_encoded_and_relative() -> None:
 
 
 def test_unknown_format_is_a_user_error() -> None:
-    with pytest.raises(FatalError, match="unknown report format 'html'"):
-        render(fixture_report(), "html")
+    with pytest.raises(FatalError, match="unknown report format 'pdf'"):
+        render(fixture_report(), "pdf")
 
 
 def test_templates_ship_in_the_package() -> None:
     files = {p.name for p in resources.files("maguyva_guard.templates").iterdir()}
-    assert {"text.j2", "markdown.j2"} <= files
+    assert {"text.j2", "markdown.j2", "report.html.j2"} <= files
 
 
 def test_every_format_ends_with_one_newline() -> None:
