@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from browsers import Elements, colours, dump_dom, node, render_mermaid, run_chromium, screenshot
-from test_report import (
+from report_samples import (
     HEAD,
     TARGET,
     affected,

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 from conftest import git
 from github_server import ACTIONS_BOT, FakeGitHub
-from test_report import HOSTILE, fixture_report, hostile_report
+from report_samples import HOSTILE, fixture_report, hostile_report
 
 from maguyva_guard.cli import main
 from maguyva_guard.integrations import github_api, review
