@@ -218,27 +218,43 @@ def query(text: str, repo: str, preset: str, limit: int, as_json: bool, explain:
               help="Exit 1 when a changed symbol's risk reaches this level (default none).")
 @click.option("--repo-url", default=None,
               help="Link files in Markdown and SARIF (e.g. https://github.com/o/r).")
+@click.option("--save", "save", multiple=True, metavar="FORMAT=FILE",
+              help="Also write the report in FORMAT (text, markdown, json, sarif, html, or"
+                   " summary: Markdown for a job summary, up to 1 MB) to FILE, from the same"
+                   " run. Repeatable.")
 @fatal_to_usage
 def check(repo: str, staged: bool, base: str | None, head: str | None, from_env: bool,
           preset: str | None, depth: int | None, fmt: str, output: str | None,
-          fail_on: str | None, repo_url: str | None) -> None:
+          fail_on: str | None, repo_url: str | None, save: tuple[str, ...]) -> None:
     """What the change can break: staged changes, or --base REV [--head REV]."""
     from maguyva_guard.commands import check as checking
 
     if staged and (base or head or from_env):
         raise UsageError("--staged cannot be combined with --base, --head or --from-env")
+    saved = [_save_option(value) for value in save]
     color = output is None and sys.stdout.isatty()
     progress = _TtyProgress("indexing")
     try:
         outcome = checking.run(
             repo, base=base, head=head, from_env=from_env, preset=preset, depth=depth, fmt=fmt,
             output=output, fail_on=fail_on, repo_url=repo_url, color=color, progress=progress,
+            save=saved,
         )
     finally:
         progress.finish()
     if output is None:
         click.echo(outcome.text, nl=False)
     sys.exit(outcome.exit_code)
+
+
+def _save_option(value: str) -> tuple[str, str]:
+    from maguyva_guard.commands.check import SAVE_FORMATS
+
+    fmt, sep, path = value.partition("=")
+    if not sep or not path or fmt not in SAVE_FORMATS:
+        raise UsageError(f"--save takes FORMAT=FILE with FORMAT one of {', '.join(SAVE_FORMATS)}:"
+                         f" {value!r}")
+    return fmt, path
 
 
 # --- Integrations: the pull-request comment and the plain git hooks --------------------------
@@ -250,8 +266,14 @@ hook_option = click.option("--hook", "hook_type", type=click.Choice(hookinstall.
 @main.command("comment")
 @click.option("--repo-slug", required=True, help="The pull request's repository, OWNER/REPO.")
 @click.option("--pr", "pr", required=True, type=click.IntRange(min=1), help="Its number.")
-@click.option("--body-file", required=True, type=click.Path(dir_okay=False, path_type=str),
+@click.option("--body-file", default=None, type=click.Path(dir_okay=False, path_type=str),
               help="The Markdown report to post (check --format markdown --output FILE).")
+@click.option("--check-failed", "check_failed", default=None, metavar="LOG",
+              type=click.Path(dir_okay=False, path_type=str),
+              help="The check itself failed: say so in the comment (its last line of LOG),"
+                   " in place of the report.")
+@click.option("--artifact-url", default=None,
+              help="Link the full report (the Action's uploaded JSON, SARIF and HTML).")
 @click.option("--marker", default=None,
               help="The hidden text that finds our comment again.  [default: maguyva-guard]")
 @click.option("--token-env", default="GITHUB_TOKEN", show_default=True,
@@ -259,8 +281,9 @@ hook_option = click.option("--hook", "hook_type", type=click.Choice(hookinstall.
 @click.option("--summary-fallback/--no-summary-fallback", default=True, show_default=True,
               help="When the token may not comment (a fork), append to $GITHUB_STEP_SUMMARY.")
 @fatal_to_usage
-def comment_command(repo_slug: str, pr: int, body_file: str, marker: str | None,
-                    token_env: str, summary_fallback: bool) -> None:
+def comment_command(repo_slug: str, pr: int, body_file: str | None, check_failed: str | None,
+                    artifact_url: str | None, marker: str | None, token_env: str,
+                    summary_fallback: bool) -> None:
     """Create or update the one pull-request comment that holds the report.
 
     Talks to $GITHUB_API_URL (default https://api.github.com) and sends the token nowhere
@@ -269,8 +292,32 @@ def comment_command(repo_slug: str, pr: int, body_file: str, marker: str | None,
     from maguyva_guard.integrations import github
 
     outcome = github.comment(repo_slug, pr, body_file, marker=marker, token_env=token_env,
-                             summary_fallback=summary_fallback)
+                             summary_fallback=summary_fallback, check_failed=check_failed,
+                             artifact_url=artifact_url)
     click.echo(outcome.message)
+
+
+@main.command("review")
+@click.option("--repo-slug", required=True, help="The pull request's repository, OWNER/REPO.")
+@click.option("--pr", "pr", required=True, type=click.IntRange(min=1), help="Its number.")
+@click.option("--report", "report_file", required=True,
+              type=click.Path(dir_okay=False, path_type=str),
+              help="check's JSON report (check --format json --output FILE).")
+@click.option("--commit", required=True, help="The pull request's head commit id.")
+@click.option("--token-env", default="GITHUB_TOKEN", show_default=True,
+              help="The environment variable that holds the token.")
+@fatal_to_usage
+def review_command(repo_slug: str, pr: int, report_file: str, commit: str,
+                   token_env: str) -> None:
+    """One inline review comment per changed definition that has callers, on its line.
+
+    Updated, not duplicated, on later pushes; a line outside the diff is left to the report
+    comment. Only comments the token itself wrote are ever edited.
+    """
+    from maguyva_guard.integrations import review
+
+    for line in review.review(repo_slug, pr, report_file, commit, token_env=token_env):
+        click.echo(line)
 
 
 @main.command("install-hook")

@@ -19,6 +19,9 @@ from urllib.parse import parse_qs, urlsplit
 
 _LIST = re.compile(r"/repos/([^/]+)/([^/]+)/issues/(\d+)/comments")
 _ONE = re.compile(r"/repos/([^/]+)/([^/]+)/issues/comments/(\d+)")
+_REVIEW_LIST = re.compile(r"/repos/([^/]+)/([^/]+)/pulls/(\d+)/comments")
+_REVIEW_ONE = re.compile(r"/repos/([^/]+)/([^/]+)/pulls/comments/(\d+)")
+ACTIONS_BOT = "github-actions[bot]"
 
 
 @dataclass
@@ -39,6 +42,12 @@ class FakeGitHub:
     redirect_list_to: str = ""  # answer the next list request with a 307 to this URL
     next_link_to: str = ""  # a Link rel="next" to this URL on the first page
     comments: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # Pull-request review comments, and the (path, side, line) places the diff holds: a
+    # review comment elsewhere gets GitHub's 422. `login` is who GET /user says the token
+    # is; None answers 403 there, as for a workflow's token (which writes as the Actions bot).
+    review_comments: dict[int, dict[str, Any]] = field(default_factory=dict)
+    diff_lines: set[tuple[str, str, int]] = field(default_factory=set)
+    login: str | None = None
     seen: list[Seen] = field(default_factory=list)
     _next_id: int = 1000
     _server: ThreadingHTTPServer | None = None
@@ -70,6 +79,9 @@ class FakeGitHub:
             def do_PATCH(self) -> None:
                 fake._handle(self, "PATCH")
 
+            def do_DELETE(self) -> None:
+                fake._handle(self, "DELETE")
+
             def log_message(self, *args: Any) -> None:
                 pass
 
@@ -92,6 +104,8 @@ class FakeGitHub:
             return _send(handler, 502, {"message": "Server Error"})
         parts = urlsplit(handler.path)
         path = parts.path.removeprefix(self.prefix)
+        if path == "/user" or _REVIEW_LIST.fullmatch(path) or _REVIEW_ONE.fullmatch(path):
+            return self._review(handler, method, path, body, parse_qs(parts.query))
         if method == "GET" and _LIST.fullmatch(path):
             if self.redirect_list_to:
                 location, self.redirect_list_to = self.redirect_list_to, ""
@@ -108,10 +122,52 @@ class FakeGitHub:
             return _send(handler, 200, self.comments[int(match[3])])
         return _send(handler, 404, {"message": "Not Found"})
 
-    def _list(self, handler: BaseHTTPRequestHandler, query: dict[str, list[str]]) -> None:
+    def add_review(self, body: str, path: str, line: int, login: str = ACTIONS_BOT) -> int:
+        self._next_id += 1
+        self.review_comments[self._next_id] = {
+            "id": self._next_id, "body": body, "path": path, "line": line, "side": "RIGHT",
+            "user": {"login": login}}
+        return self._next_id
+
+    def _review(self, handler: BaseHTTPRequestHandler, method: str, path: str, body: bytes,
+                query: dict[str, list[str]]) -> None:
+        if path == "/user":
+            if self.login is None:
+                return _send(handler, 403, {"message": "Resource not accessible by integration"})
+            return _send(handler, 200, {"login": self.login})
+        if method == "GET":
+            return self._list(handler, query, self.review_comments)
+        if self.deny_writes:
+            return _send(handler, 403, {"message": "Resource not accessible by integration"})
+        match = _REVIEW_ONE.fullmatch(path)
+        if method == "POST":
+            data = json.loads(body)
+            if (data["path"], data.get("side", "RIGHT"), data["line"]) not in self.diff_lines:
+                return _send(handler, 422, {"message": "Validation Failed", "errors": [
+                    {"field": "pull_request_review_thread.line",
+                     "message": "could not be resolved"}]})
+            new_id = self.add_review(data["body"], data["path"], data["line"],
+                                     self.login or ACTIONS_BOT)
+            self.review_comments[new_id]["side"] = data.get("side", "RIGHT")
+            self.review_comments[new_id]["commit_id"] = data["commit_id"]
+            return _send(handler, 201, self.review_comments[new_id])
+        if match and int(match[3]) in self.review_comments:
+            if method == "PATCH":
+                self.review_comments[int(match[3])]["body"] = json.loads(body)["body"]
+                return _send(handler, 200, self.review_comments[int(match[3])])
+            if method == "DELETE":
+                del self.review_comments[int(match[3])]
+                handler.send_response(204)
+                handler.end_headers()
+                return None
+        return _send(handler, 404, {"message": "Not Found"})
+
+    def _list(self, handler: BaseHTTPRequestHandler, query: dict[str, list[str]],
+              store: dict[int, dict[str, Any]] | None = None) -> None:
         size = min(int(query.get("per_page", ["30"])[0]), self.page_size)
         page = int(query.get("page", ["1"])[0])
-        items = sorted(self.comments.values(), key=lambda c: c["id"])
+        source = self.comments if store is None else store
+        items = sorted(source.values(), key=lambda c: c["id"])
         chunk = items[(page - 1) * size: page * size]
         links = []
         if page * size < len(items):

@@ -21,7 +21,8 @@ from maguyva_guard.integrations import action
 ROOT = Path(__file__).resolve().parent.parent
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text())
 STEPS: list[dict[str, Any]] = ACTION["runs"]["steps"]
-ALLOWED_ACTIONS = {"actions/setup-python", "actions/cache", "github/codeql-action"}
+ALLOWED_ACTIONS = {"actions/setup-python", "actions/cache", "github/codeql-action",
+                   "actions/upload-artifact"}
 ZERO = "0" * 40
 
 
@@ -49,7 +50,8 @@ def run_step(step_id: str, cwd: Path, tmp_path: Path, **env: str) -> tuple[int, 
 def test_the_declared_inputs_match_the_brief():
     assert {name: spec.get("default") for name, spec in ACTION["inputs"].items()} == {
         "python-version": "3.11", "preset": "thorough", "depth": "2", "fail-on": "none",
-        "comment": "true", "sarif": "false", "github-token": "${{ github.token }}", "base": ""}
+        "comment": "true", "sarif": "false", "github-token": "${{ github.token }}", "base": "",
+        "inline-comments": "false", "artifact-name": "maguyva-guard-report"}
     assert ACTION["runs"]["using"] == "composite"
 
 
@@ -102,8 +104,11 @@ def test_the_index_is_cached_by_base_commit_inside_git():
 def test_the_job_fails_last_after_the_comment_and_the_upload():
     ids = [s.get("id") for s in STEPS]
     assert ids[-1] == "fail"
-    assert ids.index("check") < ids.index("comment") < ids.index("upload-sarif") < ids.index("fail")
-    assert STEPS[-1]["if"] == "steps.check.outputs.status == '1'"
+    assert ids.index("check") < ids.index("upload-report") < ids.index("comment") < ids.index(
+        "review") < ids.index("upload-sarif") < ids.index("fail")
+    assert STEPS[-1]["if"] == (
+        "steps.check.outputs.status != '0' && steps.check.outputs.status != ''")
+    assert step("upload-report")["continue-on-error"] is True
 
 
 # --- the shell steps, run for real --------------------------------------------------------
@@ -239,3 +244,90 @@ def test_the_check_step_writes_the_report_the_summary_and_the_outputs(make_repo,
     assert "https://github.com/octo/widgets/blob/" in report
     assert report in (tmp_path / "step_summary").read_text()
     assert json.loads(Path(outputs["sarif-path"]).read_text())["version"] == "2.1.0"
+
+
+def test_the_check_step_writes_every_format_from_one_run(make_repo, tmp_path):
+    repo = make_repo({
+        "pkg/__init__.py": "",
+        "pkg/config.py": "def parse_config(path):\n    return {}\n",
+        "pkg/cli.py": "from pkg.config import parse_config\n\n\ndef main():\n"
+                      "    return parse_config('a.toml')\n",
+    })
+    base = git(repo, "rev-parse", "HEAD").strip()
+    (repo / "pkg/config.py").write_text("def parse_config(path, strict):\n    return {}\n")
+    git(repo, "commit", "-q", "-am", "strict")
+    code, log, outputs = run_step("check", repo, tmp_path, GUARD_PYTHON=sys.executable,
+                                  BASE=base, PRESET="default", DEPTH="2", FAIL_ON="none",
+                                  SARIF="false", REPO_URL="https://github.com/octo/widgets")
+    assert code == 0, log
+    folder = Path(outputs["report-dir"])
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "check.err", "maguyva-guard.sarif", "report.html", "report.json", "report.md",
+        "summary.md"]
+    assert outputs["html-path"] == str(folder / "report.html")
+    assert "sarif-path" not in outputs and "failed-log" not in outputs
+    assert "```mermaid" in (tmp_path / "step_summary").read_text()
+
+
+def test_a_failed_check_is_commented_then_fails_the_job(make_repo, tmp_path):
+    repo = make_repo({"a.py": "x = 1\n"})
+    code, log, outputs = run_step("check", repo, tmp_path, GUARD_PYTHON=sys.executable,
+                                  BASE="no-such-commit", PRESET="default", DEPTH="2",
+                                  FAIL_ON="none", SARIF="false", REPO_URL="")
+    assert code == 0, log  # the job fails last, after the comment
+    assert outputs["status"] == "2" and "report-path" not in outputs
+    assert "the check failed" in (tmp_path / "step_summary").read_text()
+    server = FakeGitHub().start()
+    try:
+        server.add("<!-- maguyva-guard -->\n## an earlier report: all clear\n")
+        code, log, _ = run_step(
+            "comment", repo, tmp_path, GUARD_PYTHON=sys.executable, GITHUB_TOKEN="t0k3n",
+            REPO_SLUG="o/r", PR_NUMBER="3", REPORT="", FAILED_LOG=outputs["failed-log"],
+            ARTIFACT_URL="", GITHUB_API_URL=server.url)
+    finally:
+        server.stop()
+    assert code == 0, log
+    [body] = [c["body"] for c in server.comments.values()]
+    assert body.startswith("<!-- maguyva-guard -->\n## maguyva-guard: the check failed\n")
+    assert "no-such-commit" in body and "all clear" not in body
+    code, log, _ = run_step("fail", repo, tmp_path, STATUS="2", RISK="", FAIL_ON="none")
+    assert code == 2 and "the check itself failed (exit 2)" in log
+
+
+def test_the_comment_step_links_the_artifact(tmp_path):
+    report = tmp_path / "report.md"
+    report.write_text("## maguyva-guard\n")
+    url = "https://github.com/o/r/actions/runs/1/artifacts/2"
+    server = FakeGitHub().start()
+    try:
+        code, log, _ = run_step(
+            "comment", tmp_path, tmp_path, GUARD_PYTHON=sys.executable, GITHUB_TOKEN="t0k3n",
+            REPO_SLUG="o/r", PR_NUMBER="3", REPORT=str(report), FAILED_LOG="",
+            ARTIFACT_URL=url, GITHUB_API_URL=server.url)
+    finally:
+        server.stop()
+    assert code == 0, log
+    [body] = [c["body"] for c in server.comments.values()]
+    assert f"[JSON, SARIF and HTML]({url})" in body
+
+
+def test_the_review_step_posts_inline_comments(make_repo, tmp_path):
+    from test_report import fixture_report
+
+    from maguyva_guard.report.render import render
+
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "report.json").write_text(render(fixture_report(), "json"))
+    server = FakeGitHub().start()
+    server.diff_lines.add(("pkg/config.py", "RIGHT", 10))
+    try:
+        code, log, _ = run_step(
+            "review", tmp_path, tmp_path, GUARD_PYTHON=sys.executable, GITHUB_TOKEN="t0k3n",
+            REPO_SLUG="o/r", PR_NUMBER="3", REPORT_DIR=str(folder), HEAD_SHA="a" * 40,
+            GITHUB_API_URL=server.url)
+    finally:
+        server.stop()
+    assert code == 0, log
+    assert "created an inline comment on pkg/config.py:10" in log
+    assert len(server.review_comments) == 1

@@ -189,6 +189,33 @@ def test_a_long_body_is_truncated_with_a_note(api, tmp_path):
     assert kept.endswith("|") and body.startswith(kept.removeprefix(MARKER + "\n"))
 
 
+def test_a_body_cut_inside_details_or_a_fence_closes_them_before_the_note(api, tmp_path):
+    """Issue 25, item 13: a cut inside <details> hid the note in a collapsed section."""
+    rows = "".join(f"| caller_{n} | pkg/mod.py |\n" for n in range(2500))
+    body = ("## Report\n\n```mermaid\nflowchart LR\n  n0 --> n1\n```\n\n"
+            f"<details>\n<summary>a</summary>\n\n{rows}\n</details>\n\n"
+            f"<details>\n<summary>b</summary>\n\n{rows}\n</details>\n")
+    assert len(body) > github.MAX_BODY_CHARS
+    assert run(api, tmp_path, body).exit_code == 0
+    [posted] = api.marked()
+    text = posted["body"]
+    assert len(text) <= github.MAX_BODY_CHARS
+    note = text.index("the report was cut here")
+    assert text.count("<details>") == text.count("</details>") >= 1
+    assert text.rindex("</details>") < note  # the note is outside every collapsed section
+    assert text.count("```") % 2 == 0
+
+
+def test_a_body_cut_inside_a_mermaid_fence_closes_it(api, tmp_path):
+    lines = "".join(f"  n{n} --> n{n + 1}\n" for n in range(6000))
+    body = f"## Report\n\n```mermaid\nflowchart LR\n{lines}```\n"
+    assert run(api, tmp_path, body).exit_code == 0
+    [posted] = api.marked()
+    text = posted["body"]
+    assert len(text) <= github.MAX_BODY_CHARS and text.count("```") == 2
+    assert text.index("the report was cut here") > text.rindex("```")
+
+
 def test_custom_markers_keep_separate_comments(api, tmp_path):
     assert run(api, tmp_path, "backend\n", "--marker", "maguyva-guard:backend").exit_code == 0
     assert run(api, tmp_path, "frontend\n", "--marker", "<!-- guard:web -->").exit_code == 0

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
 from dataclasses import replace
 from importlib import resources
@@ -16,116 +15,38 @@ from typing import Any
 
 import jsonschema
 import pytest
+from report_samples import (
+    BASE,
+    HEAD,
+    HOSTILE,
+    URL,
+    affected,
+    check_golden,
+    clean_report,
+    fixture_report,
+    hostile_report,
+)
 
 from maguyva_guard.errors import FatalError
 from maguyva_guard.guard import risk
 from maguyva_guard.guard.model import (
     UNSPECIFIED_REASON,
     ImpactReport,
-    Stats,
     ambiguous_reason,
     fallback_reason,
 )
 from maguyva_guard.records import (
-    AMBIGUOUS,
-    EXACT,
     MODIFIED,
     REMOVED,
     RENAMED,
-    SIGNATURE_CHANGED,
-    Affected,
     ChangedSymbol,
-    Contribution,
-    Fallback,
 )
 from maguyva_guard.report import templated as templating
 from maguyva_guard.report.groups import groups
 from maguyva_guard.report.render import FORMATS, render
-from maguyva_guard.spec import centrality_boost, rrf_contribution
 
 HERE = Path(__file__).parent
-GOLDEN = HERE / "golden"
 SCHEMA = json.loads((HERE / "schema" / "check.schema.json").read_text(encoding="utf-8"))
-TARGET = "pkg.config.parse_config"
-HEAD = "abcdef0123456789abcdef0123456789abcdef01"
-BASE = "1111111111111111111111111111111111111111"
-URL = "https://github.com/acme/widgets"
-K_THOROUGH = 60
-
-
-def contribution(modality: str, rank: int, weight: float, centrality: float) -> Contribution:
-    return Contribution(
-        modality, rank, weight, centrality_boost(centrality),
-        rrf_contribution(weight, rank, K_THOROUGH, centrality),
-    )
-
-
-def affected(
-    path: str, symbol: str, line: int, *, score: float = 0.01, centrality: float = 1.0,
-    depth: int = 1, because_of: tuple[str, ...] = (TARGET,), confidence: str = EXACT,
-    modalities: tuple[str, ...] = ("graph",), via: tuple[str, ...] = (TARGET,),
-    kind: str = "function",
-) -> Affected:
-    return Affected(
-        path, symbol, line, kind, score, centrality, depth, because_of, modalities, "rrf",
-        confidence, via,
-        tuple(contribution(m, i, 0.7, centrality) for i, m in enumerate(modalities)),
-    )
-
-
-def fixture_report(**changes: Any) -> ImpactReport:
-    """A signature change with 3 callers at depth 1 and 2 (one ambiguous), a body change
-    without callers, a fallback and a possible (name-only) caller: the golden files' report."""
-    callers = (
-        affected("pkg/server.py", "pkg.server.Server.load", 40, score=0.0125, centrality=0.8,
-                 confidence=AMBIGUOUS, kind="method"),
-        affected("pkg/app.py", "pkg.app.run", 12, score=0.0101, centrality=1.1, depth=2,
-                 via=(TARGET, "pkg.cli.main")),
-        affected("pkg/cli.py", "pkg.cli.main", 88, score=0.0312, centrality=6.0,
-                 modalities=("graph", "text")),
-    )
-    changed = risk.assess(
-        [
-            ChangedSymbol("pkg/config.py", "parse_config", TARGET, "function",
-                          SIGNATURE_CHANGED, 10, 42),
-            ChangedSymbol("pkg/util.py", "slugify", "pkg.util.slugify", "function",
-                          MODIFIED, 5, 9),
-        ],
-        callers,
-    )
-    fields: dict[str, Any] = dict(
-        repo=".", base=BASE, head=HEAD, changed_symbols=changed, affected=callers,
-        fallbacks=(Fallback("config/defaults.yaml", "no symbol support for YAML",
-                            ("parse_config", "timeout: 30")),),
-        stats=Stats(12, 0.5, 0.25), repo_url=URL,
-        possible=(affected("pkg/jobs.py", "pkg.jobs.<b>Job</b>.parse_config", 7, score=0.002,
-                           confidence=AMBIGUOUS, kind="method"),),
-    )
-    return ImpactReport(**(fields | changes))
-
-
-def clean_report(n_callers: int = 1, **changes: Any) -> ImpactReport:
-    """A complete report: exact callers only, no fallback."""
-    callers = tuple(
-        affected(f"pkg/m{i}.py", f"pkg.m{i}.f", i + 1, score=0.01 + i / 1000)
-        for i in range(n_callers)
-    )
-    changed = risk.assess(
-        [ChangedSymbol("pkg/config.py", "parse_config", TARGET, "function",
-                       SIGNATURE_CHANGED, 10, 42)],
-        callers,
-    )
-    fields: dict[str, Any] = dict(repo=".", base="main", head=HEAD, changed_symbols=changed,
-                                  affected=callers, repo_url=URL)
-    return ImpactReport(**(fields | changes))
-
-
-def check_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("MG_REGEN_GOLDEN") == "1":
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"{path} is missing: run with MG_REGEN_GOLDEN=1 and review it"
-    assert text == path.read_text(encoding="utf-8")
 
 
 # --- golden files -----------------------------------------------------------------------
@@ -273,14 +194,14 @@ def test_schema_rejects_a_broken_contract() -> None:
 # --- text -------------------------------------------------------------------------------
 
 
-def test_text_groups_ranks_and_explains() -> None:
+def test_text_groups_ranks_and_explains_as_a_tree() -> None:
     text = render(fixture_report(), "text")
     lines = text.splitlines()
     head = lines.index("pkg.config.parse_config  signature changed  risk high  pkg/config.py:10")
     assert lines[head + 1 : head + 4] == [
-        "  pkg/cli.py:88 pkg.cli.main [depth 1, exact, found by: graph+text]",
-        "  pkg/server.py:40 pkg.server.Server.load [depth 1, ambiguous, found by: graph]",
-        "  pkg/app.py:12 pkg.app.run [depth 2, exact, found by: graph] via pkg.cli.main",
+        "  |-- pkg/cli.py:88 pkg.cli.main [depth 1, exact, found by: graph+text]",
+        "  |   `-- pkg/app.py:12 pkg.app.run [depth 2, exact, found by: graph]",
+        "  `-- pkg/server.py:40 pkg.server.Server.load [depth 1, ambiguous, found by: graph]",
     ]
     assert "\x1b" not in text
 
@@ -304,7 +225,7 @@ def test_text_neutralises_terminal_escapes_in_names() -> None:
 def test_max_callers_per_symbol() -> None:
     report = clean_report(5)
     text = render(report, "text", max_callers=2)
-    assert text.count("  pkg/m") == 2 and "  ... and 3 more\n" in text
+    assert text.count("-- pkg/m") == 2 and "  ... and 3 more\n" in text
     assert "&hellip; and 3 more" in render(report, "markdown", max_callers=2)
     assert "and 3 more" not in render(report, "text", max_callers=0)
     assert len(json.loads(render(report, "json"))["affected"]) == 5
@@ -340,41 +261,19 @@ def test_renamed_callers_found_under_the_old_name_are_grouped() -> None:
 
 # --- Markdown: escaping and links ---------------------------------------------------------
 
-HOSTILE = [
-    "<script>alert(1)</script>",
-    "```\n</details><img src=x onerror=alert(1)>```",
-    "`a` ``b``",
-    "@octocat and @github/security",
-    "](javascript:alert(1))",
-    "[click](javascript:alert(1))",
-    "a|b|c",
-    "dir\nname\r.py",
-    "#123 and GH-1",
-    "**bold** _it_ ~~s~~ $x$",
-    "<!-- maguyva-guard -->",
-    "\\`escaped\\`",
-    "&lt;script&gt;",
-]
-
-
-def hostile_report() -> ImpactReport:
-    changed, callers = [], []
-    for i, evil in enumerate(HOSTILE):
-        name = f"pkg.{evil}"
-        changed.append(ChangedSymbol(f"{evil}.py", evil, name, "function", RENAMED, 1, 2,
-                                     old_name=evil))
-        callers.append(affected(f"{evil}/x{i}.py", evil, i + 1, because_of=(name,),
-                                via=(name, evil), depth=2))
-    fallbacks = (Fallback(HOSTILE[0], HOSTILE[4], tuple(HOSTILE[1:4])),)
-    return ImpactReport(".", HOSTILE[3], HEAD, tuple(changed), tuple(callers), fallbacks,
-                        incomplete_reasons=(HOSTILE[0], HOSTILE[3]), repo_url=URL)
-
-
 ALLOWED_TAGS = {"details", "summary", "code", "sub"}
 
 
+def without_mermaid(md: str) -> str:
+    """The comment without its ```mermaid block (tests/test_picture.py checks that one)."""
+    block = re.search(r"(?ms)^```mermaid\n.*?^```\n", md)
+    assert block is not None
+    assert md.count("```") == 2, "a name opened or closed a fence"
+    return md[: block.start()] + md[block.end():]
+
+
 def test_markdown_neutralises_hostile_names() -> None:
-    md = render(hostile_report(), "markdown")
+    md = without_mermaid(render(hostile_report(), "markdown"))
     shown = html.unescape(md)  # what GitHub's text filters see, after references decode
     assert md.startswith("<!-- maguyva-guard -->\n") and md.count("<!--") == 1
     assert "<script" not in md.lower() and "<img" not in md.lower()
@@ -444,7 +343,7 @@ def test_markdown_stays_under_the_comment_limit() -> None:
     report = clean_report(0, affected=callers)
     md = render(report, "markdown", max_callers=0)
     assert len(md) <= templating.MAX_COMMENT_CHARS
-    assert "more (the JSON report lists every caller)" in md
+    assert "more (see the job summary / the JSON artifact)" in md
 
 
 # --- SARIF ------------------------------------------------------------------------------
@@ -516,13 +415,13 @@ def test_sarif_uris_are_encoded_and_relative() -> None:
 
 
 def test_unknown_format_is_a_user_error() -> None:
-    with pytest.raises(FatalError, match="unknown report format 'html'"):
-        render(fixture_report(), "html")
+    with pytest.raises(FatalError, match="unknown report format 'pdf'"):
+        render(fixture_report(), "pdf")
 
 
 def test_templates_ship_in_the_package() -> None:
     files = {p.name for p in resources.files("maguyva_guard.templates").iterdir()}
-    assert {"text.j2", "markdown.j2"} <= files
+    assert {"text.j2", "markdown.j2", "report.html.j2"} <= files
 
 
 def test_every_format_ends_with_one_newline() -> None:

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from maguyva_guard import git
 from maguyva_guard.config import load_config
 from maguyva_guard.errors import FatalError
-from maguyva_guard.guard import impact, risk
-from maguyva_guard.guard.model import ImpactReport
+from maguyva_guard.guard import impact, naming, risk
+from maguyva_guard.guard.model import STAGED, ImpactReport
 from maguyva_guard.index import indexer
 from maguyva_guard.integrations import prepush
 from maguyva_guard.report import render
 
 EXIT_OK = 0
 EXIT_FAIL_ON = 1
+# `--save summary=FILE`: the Markdown report for a GitHub job summary (1 MiB, not 64 KiB).
+SUMMARY = "summary"
+SAVE_FORMATS = (*render.FORMATS, SUMMARY)
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,7 @@ def run(
     repo_url: str | None = None,
     color: bool = False,
     progress: indexer.Progress | None = None,
+    save: Sequence[tuple[str, str]] = (),
 ) -> Outcome:
     info = git.repo_info(repo)
     config = load_config(info.root).merged(preset=preset, depth=depth, fail_on=fail_on)
@@ -55,17 +60,35 @@ def run(
         str(info.root), base=base, head=head, preset=config.preset, depth=config.depth,
         semantic_config=config.semantic, max_file_size=config.max_file_size, progress=progress,
     )
+    # Names as the project's users write them (src-layout, package.json, go.mod).
+    head_rev = None if result.head == STAGED else result.head
+    result = naming.for_users(result, naming.roots_at(str(info.root), head_rev))
     if config.exclude:
         kept = tuple(a for a in result.affected if not config.is_excluded(a.path))
         result = replace(result, affected=kept)
     if repo_url:
         result = replace(result, repo_url=repo_url)
     text = render.render(result, fmt, color=color, max_callers=config.max_callers)
+    for extra_fmt, path in save:  # the same run in more formats (the Action's artifact)
+        _write(path, _render_saved(result, extra_fmt, config.max_callers))
     if output is not None:
-        try:
-            Path(output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise FatalError(f"cannot write {output}: {exc.strerror}") from None
+        _write(output, text)
         text = ""
     code = EXIT_FAIL_ON if risk.exceeds(result.risk, config.fail_on) else EXIT_OK
     return Outcome(text, code, result)
+
+
+def _render_saved(result: ImpactReport, fmt: str, max_callers: int) -> str:
+    if fmt == SUMMARY:
+        from maguyva_guard.report import fit
+        from maguyva_guard.report.templated import render_markdown
+
+        return render_markdown(result, 0, fit.MAX_SUMMARY_CHARS)
+    return render.render(result, fmt, max_callers=max_callers)
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise FatalError(f"cannot write {path}: {exc.strerror}") from None

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from maguyva_guard.errors import FatalError
+from maguyva_guard.integrations import failure
 from maguyva_guard.integrations.github_api import Api, Response
 
 DEFAULT_API_URL = "https://api.github.com"
@@ -29,6 +30,9 @@ MAX_PAGES = 100  # 10,000 comments: a bound on a pagination that never ends
 # A token that can read but not write (fork) gets 403; one that cannot see the repo gets 404.
 _DENIED = frozenset({403, 404})
 _SLUG = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+# Room kept for closing what a cut leaves open: a code fence and a few nested <details>.
+_MAX_CLOSED = 8
+_CLOSING_ROOM = len("\n```") + _MAX_CLOSED * len("\n\n</details>")
 _TRUNCATED = (
     "\n\n---\n_maguyva-guard: the report was cut here: it has {total} characters, more than"
     " the {limit} that a GitHub comment holds._\n"
@@ -63,8 +67,9 @@ def first_line(text: str) -> str:
     return text.split("\n", 1)[0].strip()
 
 
-def compose(body: str, marker: str) -> str:
-    """The comment: the marker line, then the body, cut at a line to fit GitHub's limit.
+def compose(body: str, marker: str, trailer: str = "") -> str:
+    """The comment: the marker line, then the body, cut at a line to fit GitHub's limit,
+    then `trailer` (the link to the full report), which is never cut.
 
     The marker is the first line, which is where `_find` looks for it: a report that quotes
     another marker further down (check's Markdown starts with the default one) is not ours.
@@ -72,29 +77,50 @@ def compose(body: str, marker: str) -> str:
     if first_line(body) == marker:  # check's Markdown report carries the default marker
         body = body.split("\n", 1)[1] if "\n" in body else ""
     head = marker + "\n"
-    if len(head) + len(body) <= MAX_BODY_CHARS:
-        return head + body
+    if len(head) + len(body) + len(trailer) <= MAX_BODY_CHARS:
+        return head + body + trailer
     note = _TRUNCATED.format(total=len(body), limit=MAX_BODY_CHARS)
-    keep = MAX_BODY_CHARS - len(head) - len(note)
+    keep = MAX_BODY_CHARS - len(head) - len(note) - len(trailer) - _CLOSING_ROOM
     line_end = body.rfind("\n", 0, keep)
-    return head + body[: line_end if line_end > 0 else keep] + note
+    kept = body[: line_end if line_end > 0 else keep]
+    return head + kept + _closing(kept) + note + trailer
 
 
-def comment(slug: str, pr: int, body_file: str, *, marker: str | None = None,
+def _closing(kept: str) -> str:
+    """What closes the code fence and the <details> sections a cut left open, so that the
+    note that follows is shown, not hidden in a collapsed section or a code block."""
+    lines = kept.split("\n")
+    fence = sum(1 for line in lines if line.lstrip().startswith("```")) % 2
+    open_details = kept.count("<details>") - kept.count("</details>")
+    out = "\n```" if fence else ""
+    return out + "\n\n</details>" * min(max(open_details, 0), _MAX_CLOSED)
+
+
+def comment(slug: str, pr: int, body_file: str | None, *, marker: str | None = None,
             token_env: str = DEFAULT_TOKEN_ENV, summary_fallback: bool = True,
-            environ: Mapping[str, str] = os.environ) -> Outcome:
-    """Create or update the marked comment on OWNER/REPO#pr; see the module docstring."""
+            environ: Mapping[str, str] = os.environ, check_failed: str | None = None,
+            artifact_url: str | None = None) -> Outcome:
+    """Create or update the marked comment on OWNER/REPO#pr; see the module docstring.
+
+    `check_failed` (the check's error output) replaces the report by a note that the check
+    failed; `artifact_url` adds a link to the full report under it."""
     if not _SLUG.fullmatch(slug):
         raise FatalError(f"--repo-slug must look like OWNER/REPO: {slug!r}")
     mark = marker_comment(marker)
-    body = _read_body(body_file)
     token = environ.get(token_env, "").strip()
+    if check_failed is not None:
+        body = failure.failure_body(failure.reason(check_failed, (token,)), environ)
+    elif body_file is not None:
+        body = _read_body(body_file)
+    else:
+        raise FatalError("comment needs --body-file, or --check-failed LOG")
     if not token:
         raise FatalError(f"{token_env} is not set: the token to comment with")
     api = Api(environ.get("GITHUB_API_URL") or DEFAULT_API_URL, token)
     where = f"{slug}#{pr}"
+    text = compose(body, mark, failure.artifact_line(artifact_url))
     try:
-        return _upsert(api, slug, pr, mark, compose(body, mark), where)
+        return _upsert(api, slug, pr, mark, text, where)
     except _Denied as denied:
         summary = environ.get("GITHUB_STEP_SUMMARY", "") if summary_fallback else ""
         return _fallback(where, str(denied), body, summary)

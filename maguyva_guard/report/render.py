@@ -1,7 +1,7 @@
-"""`render`: the report (guard/model.py) to text, Markdown, JSON or SARIF.
+"""`render`: the report (guard/model.py) to text, Markdown, JSON, SARIF or HTML.
 
 Each format has its renderer module here (templated.py: text and Markdown through Jinja;
-as_json.py; sarif.py); this module picks one.
+as_json.py; sarif.py; html.py); this module picks one.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from maguyva_guard.guard.model import (  # noqa: F401 - the model, for callers o
 )
 from maguyva_guard.report.as_json import render_json
 from maguyva_guard.report.groups import SymbolGroup, groups  # noqa: F401
+from maguyva_guard.report.html import render_html
 from maguyva_guard.report.sarif import render_sarif
 from maguyva_guard.report.templated import render_markdown, render_text
 
@@ -31,12 +32,14 @@ class ReportFormat(StrEnum):
     MARKDOWN = "markdown"
     JSON = "json"
     SARIF = "sarif"
+    HTML = "html"
 
 
 TEXT: Final = ReportFormat.TEXT
 MARKDOWN: Final = ReportFormat.MARKDOWN
 JSON: Final = ReportFormat.JSON
 SARIF: Final = ReportFormat.SARIF
+HTML: Final = ReportFormat.HTML
 FORMATS: Final = tuple(ReportFormat)
 
 
@@ -61,4 +64,6 @@ def render(
         return render_json(report)
     if fmt == SARIF:
         return render_sarif(report)
+    if fmt == HTML:
+        return render_html(report)
     raise FatalError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")

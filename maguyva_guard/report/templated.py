@@ -18,9 +18,10 @@ from urllib.parse import quote
 
 from maguyva_guard import __version__
 from maguyva_guard.guard.model import STAGED
-from maguyva_guard.records import REMOVED, RENAMED, Affected, ChangedSymbol
-from maguyva_guard.report import escape
+from maguyva_guard.records import REMOVED, Affected, ChangedSymbol
+from maguyva_guard.report import escape, fit, graphview, mermaid, sections, tree
 from maguyva_guard.report.groups import groups
+from maguyva_guard.report.labels import between, change_label
 
 if TYPE_CHECKING:
     import jinja2
@@ -30,8 +31,7 @@ if TYPE_CHECKING:
 
 TEMPLATE_PACKAGE: Final = "maguyva_guard.templates"
 
-# GitHub refuses comments longer than 65,536 characters; keep a margin for what github.py
-# may wrap around the report.
+# GitHub refuses comments longer than 65,536 characters (report/fit.py keeps under this).
 MAX_COMMENT_CHARS: Final = 60_000
 # A fallback query is often a whole hunk; show its start only.
 QUERY_PREVIEW_CHARS: Final = 80
@@ -64,32 +64,31 @@ POSSIBLE_SHOWN = 20
 
 def render_text(report: ImpactReport, groups: list[SymbolGroup], *, color: bool) -> str:
     template = _environment("text", color).get_template("text.j2")
-    return template.render(report=report, groups=groups, possible_shown=POSSIBLE_SHOWN)
+    return template.render(report=report, groups=groups, possible_shown=POSSIBLE_SHOWN,
+                           sections=sections.extra_sections(report))
 
 
-def render_markdown(report: ImpactReport, max_callers: int) -> str:
-    """The pull-request comment; callers per symbol are cut, then symbols, until it fits."""
+def render_markdown(report: ImpactReport, max_callers: int, limit: int | None = None) -> str:
+    """The pull-request comment: summary, table and picture first, then the per-symbol
+    sections in risk order, cut to fit a GitHub comment (report/fit.py) or `limit`."""
     template = _environment("markdown", False).get_template("markdown.j2")
-    link = _linker(report)
-    all_groups = groups(report, max_callers)
-    limit = max_callers if max_callers > 0 else _most_callers(all_groups)
-    shown = len(all_groups)
-    while True:
-        text = template.render(
-            report=report, groups=all_groups[:shown], more_groups=len(all_groups) - shown,
-            link=link, version=__version__, possible_shown=min(limit, POSSIBLE_SHOWN),
+    every = groups(report, 1)
+    n_table = sum(1 for g in every if g.changed)
+    n_sections = sum(1 for g in every if g.callers)
+    fixed = dict(
+        report=report, link=_linker(report), version=__version__,
+        picture=Safe(mermaid.markdown_block(graphview.build(report))),
+        sections=sections.extra_sections(report),
+    )
+
+    def render(table: list[SymbolGroup], shown: list[SymbolGroup], cut: fit.Cut) -> str:
+        return template.render(
+            **fixed, table_groups=table, groups=shown, more_groups=n_table - len(table),
+            more_sections=n_sections - len(shown), possible_shown=cut.possible,
+            fallbacks_shown=cut.fallbacks, more_note=cut.note,
         )
-        if len(text) <= MAX_COMMENT_CHARS or (limit <= 1 and shown <= 1):
-            return text
-        if limit > 1:
-            limit //= 2
-            all_groups = groups(report, limit)
-        else:
-            shown //= 2
 
-
-def _most_callers(groups: list[SymbolGroup]) -> int:
-    return max((len(g.callers) for g in groups), default=1)
+    return fit.fit(report, max_callers, render, limit or fit.MAX_COMMENT_CHARS)
 
 
 # --- Environments ---------------------------------------------------------------------------
@@ -101,7 +100,7 @@ def _environment(kind: str, color: bool) -> jinja2.Environment:
 
     escaper = escape.markdown if kind == "markdown" else escape.terminal
     env = jinja2.Environment(
-        loader=jinja2.FunctionLoader(_load_template),
+        loader=jinja2.FunctionLoader(load_template),
         autoescape=False,  # we escape through finalize, for Markdown and terminals alike
         finalize=_finalizer(escaper),
         undefined=jinja2.StrictUndefined,
@@ -121,13 +120,18 @@ def _environment(kind: str, color: bool) -> jinja2.Environment:
         preview=preview,
         seconds=lambda s: f"{s:.2f} s",
         short_rev=short_rev,
+        tree=_tree_rows,
     )
     if kind == "markdown":
         env.filters["md"] = env.filters["esc"]
     return env
 
 
-def _load_template(name: str) -> str:
+def _tree_rows(group: SymbolGroup) -> list[Any]:
+    return list(tree.rows(group))
+
+
+def load_template(name: str) -> str:
     # By path, as languages.py reads the query files (importlib.resources costs ~10 ms).
     package = importlib.import_module(TEMPLATE_PACKAGE)
     return Path(str(package.__file__)).with_name(name).read_text(encoding="utf-8")
@@ -155,12 +159,6 @@ def _styler(color: bool) -> Callable[[Any, str], Safe]:
 # --- Labels shared by both templates (plain text; finalize escapes them) ------------------
 
 
-def change_label(changed: ChangedSymbol) -> str:
-    if changed.change == RENAMED and changed.old_name:
-        return f"renamed from {changed.old_name}"
-    return changed.change.replace("_", " ")
-
-
 def where(changed: ChangedSymbol) -> str:
     """path:line of a changed symbol; a removed one is shown where it was."""
     if changed.change == REMOVED:
@@ -170,15 +168,6 @@ def where(changed: ChangedSymbol) -> str:
 
 def found_by(affected: Affected) -> str:
     return "+".join(affected.modalities) or "-"
-
-
-def between(affected: Affected, changed_name: str) -> tuple[str, ...]:
-    """The symbols on the chain between a changed symbol and this caller (none when direct):
-    `via` runs from the changed symbol (under its old name when renamed) to the callee."""
-    via = affected.via
-    if via and (via[0] == changed_name or via[0] in affected.because_of):
-        return via[1:]
-    return via
 
 
 def short_rev(rev: str) -> str:

@@ -49,13 +49,19 @@ class ModuleNaming:
     @cached_property
     def modules(self: ResolverAPI) -> dict[str, str]:
         """Dotted module name -> path; a `.py` file wins over its `.pyi` stub. Every file is
-        also reachable by its full path name ("src.pkg.mod")."""
+        also reachable by its full path name ("src.pkg.mod"), and by its name below a `src/`
+        folder: a namespace package there ("src/ns/pkg/mod.py", no `ns/__init__.py`) is
+        imported as "ns.pkg.mod", which the topmost-package rule cannot see."""
         out: dict[str, str] = {}
         for path, name in sorted(self.module_of_path.items(), key=lambda i: i[0].endswith("i")):
             out.setdefault(name, path)
         for path in sorted(self.module_of_path, key=lambda p: p.endswith("i")):
-            full = _without_suffix(path).replace("/", ".")
-            out.setdefault(full.removesuffix(".__init__"), path)
+            full = _without_suffix(path).replace("/", ".").removesuffix(".__init__")
+            out.setdefault(full, path)
+            below_src = full.partition("src.")[2] if full.startswith("src.") else (
+                full.partition(".src.")[2])
+            if below_src:
+                out.setdefault(below_src, path)
         return out
 
     @cached_property
