@@ -138,3 +138,24 @@ def test_a_nested_function_in_javascript_and_rust_is_called_by_its_parent(
         make_repo, files, path, old, new, caller) -> None:
     report = checked(make_repo, files, path, old, new)
     assert [(a["path"], a["symbol"]) for a in report["affected"]] == [caller]
+
+
+def test_a_loop_over_a_typed_attribute_or_method_result_is_typed(make_repo) -> None:
+    files = {"core.py": (
+        "import typing as t\n\n"
+        "class Parameter:\n    def shell_complete(self, ctx):\n        return []\n\n"
+        "class Other:\n    def shell_complete(self, ctx):\n        return []\n\n"
+        "class Command:\n"
+        "    def __init__(self, params=None):\n"
+        "        self.params: t.List[\"Parameter\"] = params or []\n\n"
+        "    def get_params(self, ctx) -> t.List[\"Parameter\"]:\n        return self.params\n\n"
+        "    def complete(self, ctx):\n"
+        "        for param in self.get_params(ctx):\n            param.shell_complete(ctx)\n\n"
+        "    def again(self, ctx):\n"
+        "        for param in self.params:\n            param.shell_complete(ctx)\n")}
+    report = checked(make_repo, files, "core.py",
+                     "class Parameter:\n    def shell_complete(self, ctx):",
+                     "class Parameter:\n    def shell_complete(self, ctx, incomplete):")
+    assert sorted((a["symbol"], a["confidence"]) for a in report["affected"]) == [
+        ("core.Command.again", "probable"), ("core.Command.complete", "probable")]
+    assert report["complete"] is True

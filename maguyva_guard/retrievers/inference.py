@@ -156,8 +156,9 @@ class Inference:
                      hops: int = 0) -> Entity | None:
         """The class of the items of `expr` (probable), where the code shows it: a call of a
         function annotated `-> list[C]` (or Iterable, Iterator, Sequence, set, tuple,
-        Generator), or a variable built as `[C(...), ...]` or annotated `list[C]` in the
-        enclosing function or at module level."""
+        Generator; `t.List[...]` too), or a variable built as `[C(...), ...]` or annotated
+        `list[C]` in the enclosing functions or at module level, or such an attribute of the
+        enclosing class (`self.params: list[Parameter]`)."""
         if hops > MAX_HOPS:
             return None
         if called:
@@ -169,32 +170,45 @@ class Inference:
             return _instance(self.resolve_expression(d.path, d.qualified_name, m.group(1),
                                                      hops + 1))
         name = re.escape(expr)
-        built = re.compile(rf"(?<![\w.]){name}\s*(?::[^=]+)?=\s*[\[({{]\s*([A-Za-z_][\w.]*)\s*\(")
-        annotated = re.compile(rf"(?<![\w.]){name}\s*:\s*{_CONTAINER}\[\s*['\"]?([A-Za-z_][\w.]*)")
+        patterns = (  # `items = [C(...), ...]`, `items: list[C]`
+            re.compile(rf"(?<![\w.]){name}\s*(?::[^=]+)?=\s*[\[({{]\s*([A-Za-z_][\w.]*)\s*\("),
+            re.compile(rf"(?<![\w.]){name}\s*:\s*{_CONTAINER}\[\s*['\"]?([A-Za-z_][\w.]*)"),
+        )
         fs = self.scope(path)
-        d = fs.by_qualified.get(scope)
-        while True:
-            if d is None:
-                lines = [line for line in self.lines(path) if line[:1].isalpha()]
-            elif d.kind in CLASS_KINDS:
-                d = fs.by_qualified.get(d.parent) if d.parent else None
-                continue
-            else:
-                lines = [d.signature, *self.lines(path)[d.line_start - 1 : d.line_end]]
-            for line in lines:
-                if expr not in line:
-                    continue
-                for pattern in (built, annotated):
-                    m = pattern.search(line)
-                    if m is not None:
-                        where = d.qualified_name if d is not None else ""
-                        found = _instance(self.resolve_expression(path, where, m.group(1),
-                                                                  hops + 1))
-                        if found is not None:
-                            return found
-            if d is None:
+        head, _, attr = expr.partition(".")
+        if head in SELF_NAMES and attr and "." not in attr:
+            cls = self.enclosing_class(path, scope)  # `self.items`: set anywhere in the class
+            if cls is None:
                 return None
+            body = self.lines(path)[cls.line_start - 1 : cls.line_end]
+            return self._item_type(path, cls.qualified_name, expr, body, patterns, hops)
+        d = fs.by_qualified.get(scope)
+        while d is not None and d.kind in CLASS_KINDS:
             d = fs.by_qualified.get(d.parent) if d.parent else None
+        while d is not None:  # the enclosing functions, innermost first, then the module
+            body = [d.signature, *self.lines(path)[d.line_start - 1 : d.line_end]]
+            found = self._item_type(path, d.qualified_name, expr, body, patterns, hops)
+            if found is not None:
+                return found
+            d = fs.by_qualified.get(d.parent) if d.parent else None
+            while d is not None and d.kind in CLASS_KINDS:
+                d = fs.by_qualified.get(d.parent) if d.parent else None
+        top = [line for line in self.lines(path) if line[:1].isalpha()]
+        return self._item_type(path, "", expr, top, patterns, hops)
+
+    def _item_type(self: ResolverAPI, path: str, scope: str, expr: str, lines: list[str],
+                   patterns: tuple[re.Pattern[str], ...], hops: int) -> Entity | None:
+        """The class the first of `patterns` to match a line holding `expr` names."""
+        for line in lines:
+            if expr not in line:
+                continue
+            for pattern in patterns:
+                m = pattern.search(line)
+                if m is not None:
+                    found = _instance(self.resolve_expression(path, scope, m.group(1), hops + 1))
+                    if found is not None:
+                        return found
+        return None
 
     def called(self: ResolverAPI, e: Entity | None, hops: int) -> Entity | None:
         """What calling `e` gives: an instance of a class, or of the class a function
@@ -260,7 +274,8 @@ class Inference:
         return Entity("instance", path=cls.path, definition=cls, sure=False)
 
 
-_CONTAINER = (r"(?:typing\.)?(?:[Ll]ist|[Ss]et|[Ff]rozen[Ss]et|[Tt]uple|Sequence|Iterable|Iterator"
+_CONTAINER = (r"(?:[A-Za-z_]\w*\.)?"  # `typing.`, `t.`
+              r"(?:[Ll]ist|[Ss]et|[Ff]rozen[Ss]et|[Tt]uple|Sequence|Iterable|Iterator"
               r"|Generator|Collection|AbstractSet|MutableSequence|deque)")
 _CONTAINER_RETURN = re.compile(rf"->\s*['\"]?{_CONTAINER}\[\s*['\"]?([A-Za-z_][\w.]*)")
 _RETURN_ANNOTATION = re.compile(r"->\s*['\"]?([A-Za-z_][\w.]*)['\"]?\s*:?\s*$")
