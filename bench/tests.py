@@ -116,6 +116,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("phase", choices=("oracle", "select"))
     ap.add_argument("--mutants", type=int, default=40)
     ap.add_argument("--projects", default=None)
+    ap.add_argument("--reuse", action="store_true",
+                    help="select: take each project's rows from its last run when present")
     ap.add_argument("--testmon", default="itsdangerous",
                     help="projects to run pytest-testmon on (comma-separated; it runs tests)")
     args = ap.parse_args(argv)
@@ -126,7 +128,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         from bench import testselect
 
-        testselect.run(_chosen(args.projects), set(args.testmon.split(",")))
+        testselect.run(_chosen(args.projects), set(args.testmon.split(",")), args.reuse)
     print(f"{args.phase}: {time.perf_counter() - t0:.0f} s wall", file=sys.stderr)
 
 

@@ -19,7 +19,7 @@ from maguyva_guard.guard.risk import max_risk
 from maguyva_guard.records import AMBIGUOUS, Affected, ChangedSymbol, Fallback
 
 if TYPE_CHECKING:
-    from maguyva_guard.guard.tests_to_run import TestSelection
+    from maguyva_guard.guard.testpicker import TestSelection
 
 STAGED: Final = "STAGED"  # CONTRACT.md: `head` of a check of the staged changes
 # Said when the core marks a report incomplete without saying why.

@@ -18,12 +18,22 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.guard import testfallbacks
+from maguyva_guard.guard.testpicker import (
+    Picker,
+    SelectedTest,
+    TestSelection,
+    chain_text,
+    definition,
+    enclosing_test,
+    node,
+)
 from maguyva_guard.guard.testview import TestFile, TestView, is_fixture, parameters
 from maguyva_guard.records import AMBIGUOUS, Affected, ChangedSymbol, Definition, Fallback
+
+__all__ = ["SelectedTest", "TestSelection", "chain_text", "select"]
 
 if TYPE_CHECKING:
     from maguyva_guard.guard.model import ImpactReport
@@ -31,88 +41,11 @@ if TYPE_CHECKING:
 MODULE: Final = "<module>"
 FALLBACK_CAUSE: Final = ":<module>"  # impact's `because_of` of a fallback search hit
 NO_SYMBOLS: Final = "no symbol support"
-CHAIN_SEP: Final = " -> "
-
-
-@dataclass(frozen=True)
-class SelectedTest:
-    id: str  # pytest node id ("tests/test_a.py::TestX::test_y") or a file path
-    path: str
-    symbol: str  # the test's qualified name; "" for a whole file
-    chain: tuple[str, ...]  # from the test to the changed symbol
-    reason: str = ""  # why a whole file (or why the chain stops)
-
-
-@dataclass(frozen=True)
-class TestSelection:
-    tests: tuple[SelectedTest, ...]
-    run_all: bool
-    reasons: tuple[str, ...]
-
-
-@dataclass
-class _Picker:
-    view: TestView
-    picked: dict[str, SelectedTest] = field(default_factory=dict)
-    reasons: list[str] = field(default_factory=list)
-    run_all: bool = False
-    _by_name: dict[str, set[str]] | None = None
-    handled: set[str] = field(default_factory=set)  # paths a broad rule answered for
-
-    def add(self, test: SelectedTest) -> None:
-        prev = self.picked.get(test.id)
-        if prev is None or len(test.chain) < len(prev.chain):
-            self.picked[test.id] = test
-
-    def file(self, path: str, chain: tuple[str, ...], reason: str) -> None:
-        self.add(SelectedTest(path, path, "", chain, reason))
-
-    def everything(self, reason: str) -> None:
-        self.run_all = True
-        self.say(reason)
-
-    def say(self, reason: str) -> None:
-        if reason not in self.reasons:
-            self.reasons.append(reason)
-
-    def importers(self, path: str) -> list[str]:
-        """Test modules that import the module at `path` (or a name inside it)."""
-        names = self.view.import_names.get(path, frozenset())
-        return [p for p in self.view.test_modules()
-                if any(_imports(self.view.files[p].imports, n) for n in names)]
-
-    def reach(self, path: str) -> list[str]:
-        """Test modules that import the module at `path` directly or through other modules
-        (a package's `__init__` re-exporting it counts): every test that can run its code
-        once the call graph has lost the trail."""
-        by_name = self._importers_by_name()
-        seen = {path}
-        todo = [path]
-        while todo:
-            for name in self.view.import_names.get(todo.pop(), frozenset()):
-                for importer in by_name.get(name, ()):
-                    if importer not in seen:
-                        seen.add(importer)
-                        todo.append(importer)
-        modules = set(self.view.test_modules())
-        return sorted(p for p in seen if p in modules)
-
-    def _importers_by_name(self) -> dict[str, set[str]]:
-        """Dotted name -> the files importing it or anything under it (importing
-        `pkg.mod.f` runs `pkg/__init__` and `pkg/mod` first)."""
-        if self._by_name is None:
-            self._by_name = {}
-            for importer, targets in self.view.imports.items():
-                for target in targets:
-                    parts = target.split(".")
-                    for i in range(1, len(parts) + 1):
-                        self._by_name.setdefault(".".join(parts[:i]), set()).add(importer)
-        return self._by_name
 
 
 def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *,
            depth: int) -> TestSelection:
-    p = _Picker(view)
+    p = Picker(view)
     _changed_files(p, changed_paths, report.changed_symbols)
     _fallbacks(p, report.fallbacks)
     reached: set[str] = set()
@@ -136,7 +69,7 @@ def _collapsed(picked: dict[str, SelectedTest]) -> tuple[SelectedTest, ...]:
     return tuple(sorted(kept, key=lambda t: t.id))
 
 
-def _changed_files(p: _Picker, paths: Sequence[str],
+def _changed_files(p: Picker, paths: Sequence[str],
                    changed: Sequence[ChangedSymbol]) -> None:
     for path in paths:
         tf = p.view.files.get(path)
@@ -149,12 +82,12 @@ def _changed_files(p: _Picker, paths: Sequence[str],
     for c in changed:
         tf = p.view.files.get(c.path)
         if tf is not None and not tf.is_conftest and c.change != "removed":
-            test = _enclosing_test(tf, c.qualified_name)
+            test = enclosing_test(tf, c.qualified_name)
             if test is not None:
-                p.add(_node(tf, test, (c.qualified_name,)))
+                p.add(node(tf, test, (c.qualified_name,)))
 
 
-def _broad(p: _Picker, broad: testfallbacks.Broad) -> None:
+def _broad(p: Picker, broad: testfallbacks.Broad) -> None:
     if broad.under is None:
         p.everything(broad.reason)
         return
@@ -165,7 +98,7 @@ def _broad(p: _Picker, broad: testfallbacks.Broad) -> None:
             p.file(path, (broad.path,), broad.reason)
 
 
-def _fallbacks(p: _Picker, fallbacks: Iterable[Fallback]) -> None:
+def _fallbacks(p: Picker, fallbacks: Iterable[Fallback]) -> None:
     for fb in fallbacks:
         if testfallbacks.is_prose(fb.path) or fb.path in p.handled:
             continue
@@ -184,7 +117,7 @@ def _fallbacks(p: _Picker, fallbacks: Iterable[Fallback]) -> None:
                 p.file(path, (path, fb.path), reason)
 
 
-def _caller(p: _Picker, a: Affected, depth: int) -> bool:
+def _caller(p: Picker, a: Affected, depth: int) -> bool:
     """Select what one affected caller leads to; whether it reached a test."""
     chain = (a.symbol, *reversed(a.via))
     tf = p.view.files.get(a.path)
@@ -208,12 +141,12 @@ def _caller(p: _Picker, a: Affected, depth: int) -> bool:
         _broad(p, testfallbacks.Broad(a.path, f"{a.path} uses it at module level: the tests "
                                       "under its folder run", posixpath.dirname(a.path)))
         return True
-    test = _enclosing_test(tf, a.symbol)
+    test = enclosing_test(tf, a.symbol)
     if test is not None and not ambiguous:
-        p.add(_node(tf, test, chain))
+        p.add(node(tf, test, chain))
         return True
     if test is None and not ambiguous:
-        fixture = _definition(tf, a.symbol)
+        fixture = definition(tf, a.symbol)
         if fixture is not None and is_fixture(fixture):
             return _fixture_users(p, tf, fixture, chain)
         if a.depth < depth and a.symbol != MODULE:
@@ -235,7 +168,7 @@ def _lost_trail(a: Affected, depth: int) -> str:
     return ""
 
 
-def _fixture_users(p: _Picker, home: TestFile, fixture: Definition,
+def _fixture_users(p: Picker, home: TestFile, fixture: Definition,
                    chain: tuple[str, ...]) -> bool:
     """Tests that take the fixture (or a fixture that takes it), where pytest can see it:
     its own file, or under a conftest's folder."""
@@ -259,13 +192,13 @@ def _fixture_users(p: _Picker, home: TestFile, fixture: Definition,
                     continue
                 if is_fixture(d):
                     todo.append((d, (d.qualified_name, *via)))
-                elif (test := _enclosing_test(tf, d.qualified_name)) is not None:
-                    p.add(_node(tf, test, (d.qualified_name, *via)))
+                elif (test := enclosing_test(tf, d.qualified_name)) is not None:
+                    p.add(node(tf, test, (d.qualified_name, *via)))
                     found = True
     return found
 
 
-def _by_import(p: _Picker, c: ChangedSymbol, reached: set[str], called: set[str]) -> None:
+def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str]) -> None:
     """Test modules importing the changed symbol's module. A symbol the graph found no
     caller of is called in a way it cannot see (an override reached through its base
     class, a dunder method, a callback, pickle): every test importing its module, through
@@ -297,7 +230,7 @@ def _by_import(p: _Picker, c: ChangedSymbol, reached: set[str], called: set[str]
         p.everything(f"no test reaches {name} through the call graph or imports")
 
 
-def _unanalysed(p: _Picker, changed_paths: Sequence[str], report: ImpactReport) -> None:
+def _unanalysed(p: Picker, changed_paths: Sequence[str], report: ImpactReport) -> None:
     """A changed code file that yielded no changed symbol and no fallback: whatever the
     diff did there was not analysed, so the tests importing it run (never "no tests")."""
     seen = {c.path for c in report.changed_symbols} | {c.old_path for c in report.changed_symbols}
@@ -311,45 +244,3 @@ def _unanalysed(p: _Picker, changed_paths: Sequence[str], report: ImpactReport) 
             p.file(test, (test, path), reason)
         if found:
             p.say(reason)
-
-
-def _enclosing_test(tf: TestFile, qualified_name: str) -> str | None:
-    """The test function or test class method that holds `qualified_name`, if any."""
-    local = tf.local(qualified_name)
-    parts = local.split(".")
-    for i in range(1, len(parts) + 1):
-        name = parts[i - 1]
-        if _is_test_name(name, tf.language) and (i == 1 or _is_test_class(parts[: i - 1])):
-            return ".".join(parts[:i])
-    if len(parts) >= 1 and _is_test_class(parts[:1]) and tf.language != "python":
-        return parts[0]
-    return None
-
-
-def _is_test_name(name: str, language: str) -> bool:
-    return name.startswith("test") if language == "python" else name.startswith("Test")
-
-
-def _is_test_class(parts: list[str]) -> bool:
-    return all(part.startswith("Test") or part.endswith("Test") or part.endswith("Tests")
-               for part in parts)
-
-
-def _definition(tf: TestFile, qualified_name: str) -> Definition | None:
-    return next((d for d in tf.definitions if d.qualified_name == qualified_name), None)
-
-
-def _node(tf: TestFile, local: str, chain: tuple[str, ...]) -> SelectedTest:
-    if tf.language != "python":
-        return SelectedTest(tf.path, tf.path, "", chain, "")
-    return SelectedTest(f"{tf.path}::{local.replace('.', '::')}", tf.path,
-                        f"{tf.prefix}.{local}" if tf.prefix else local, chain)
-
-
-def _imports(targets: frozenset[str], module: str) -> bool:
-    """`from pkg.mod import f` (target pkg.mod.f), `import pkg.mod`, `from pkg import mod`."""
-    return any(t == module or t.startswith(module + ".") for t in targets)
-
-
-def chain_text(test: SelectedTest) -> str:
-    return CHAIN_SEP.join(test.chain)
