@@ -33,15 +33,19 @@ def _clone(project: Project) -> Path:
     return work
 
 
-def guard(work: Path) -> tuple[list[str], bool, float, list[str]]:
-    """maguyva-guard's selection of the staged change: ids, run_all, seconds, reasons."""
+def guard(work: Path) -> tuple[list[str], bool, float, list[str], float]:
+    """maguyva-guard's selection of the staged change: ids, run_all, seconds (the whole
+    command: index update, impact to depth 8, selection), reasons, and the seconds of the
+    selection step alone (reading the tests' view of the index, then the rules)."""
     from maguyva_guard.commands import tests
+    from maguyva_guard.guard import impact
 
     t0 = time.perf_counter()
-    outcome = tests.run(str(work), fmt="json")
-    seconds = time.perf_counter() - t0
-    s = outcome.selection
-    return [t.id for t in s.tests], s.run_all, seconds, list(s.reasons)
+    result = impact.check(str(work), depth=tests.TESTS_DEPTH)
+    t1 = time.perf_counter()
+    s = tests.selection_for(str(work), result, base=None, head=None, depth=tests.TESTS_DEPTH)
+    t2 = time.perf_counter()
+    return [t.id for t in s.tests], s.run_all, t2 - t0, list(s.reasons), t2 - t1
 
 
 def picked(changed: str, suite_files: set[str]) -> list[str]:
@@ -115,11 +119,11 @@ def run_project(project: Project, with_testmon: bool) -> dict:  # type: ignore[t
         path.write_text(mutant.apply(original), encoding="utf-8")
         subprocess.run(["git", "add", m["path"]], cwd=work, check=True)
         try:
-            ids, run_all, seconds, reasons = guard(work)
+            ids, run_all, seconds, reasons, select_s = guard(work)
             row = {"key": m["key"], "failed": m["failed"], "timed_out": m["timed_out"],
                    "guard": _score(ids, run_all, m["failed"], suite) | {
-                       "seconds": round(seconds, 3), "run_all": run_all, "reasons": reasons,
-                       "ids": ids},
+                       "seconds": round(seconds, 3), "select_seconds": round(select_s, 3),
+                       "run_all": run_all, "reasons": reasons, "ids": ids},
                    "picked": _score(picked(m["path"], suite_files), False, m["failed"], suite)}
             if use_testmon:
                 ran, tm_seconds = testmon(work, project)

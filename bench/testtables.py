@@ -19,12 +19,14 @@ def _stats(rows: list[dict[str, Any]], key: str) -> dict[str, Any] | None:
     missed = sum(len(r[key]["missed"]) for r in failing)
     shares = [r[key]["share"] for r in scored]
     seconds = [r[key]["seconds"] for r in scored if "seconds" in r[key]]
+    select_s = [r[key]["select_seconds"] for r in scored if "select_seconds" in r[key]]
     return {
         "mutants": len(scored), "caught": len(failing), "failing": total,
         "recall": (total - missed) / total if total else 1.0,
         "missing": sum(1 for r in failing if r[key]["missed"]),
         "share": statistics.median(shares), "p90": _p90(shares),
         "seconds": statistics.median(seconds) if seconds else None,
+        "select_seconds": statistics.median(select_s) if select_s else None,
         "run_all": sum(1 for r in scored if r[key].get("run_all")),
     }
 
@@ -36,6 +38,8 @@ def _p90(values: list[float]) -> float:
 
 def _row(name: str, label: str, s: dict[str, Any]) -> str:
     secs = f"{s['seconds']:.2f}" if s["seconds"] is not None else ""
+    if s["select_seconds"] is not None:
+        secs += f" ({s['select_seconds']:.2f})"
     return (f"| {name} | {label} | {s['mutants']} ({s['caught']} caught) | {s['failing']} | "
             f"{s['recall']:.3f} | {s['missing']} | {s['share']:.1%} | {s['p90']:.1%} | "
             f"{s['run_all']} | {secs} |")
@@ -43,7 +47,7 @@ def _row(name: str, label: str, s: dict[str, Any]) -> str:
 
 def markdown(results: list[dict[str, Any]]) -> str:
     out = ["| project | selector | mutants | failing tests | recall | mutants with a miss |"
-           " median share | p90 share | run all | median s |",
+           " median share | p90 share | run all | median s (selection step) |",
            "|---|---|---|---|---|---|---|---|---|---|"]
     pooled: dict[str, list[dict[str, Any]]] = {}
     for res in results:
