@@ -17,11 +17,11 @@ from maguyva_guard import git
 from maguyva_guard.config import load_config
 from maguyva_guard.errors import FatalError
 from maguyva_guard.guard import impact, testview
+from maguyva_guard.guard.model import ImpactReport
 from maguyva_guard.guard.tests_to_run import TestSelection, chain_text, select
 from maguyva_guard.index import indexer
 from maguyva_guard.index.store import Store
 from maguyva_guard.integrations import prepush
-from maguyva_guard.guard.model import ImpactReport
 from maguyva_guard.report.tests_json import selection_json
 
 FORMATS: Final = ("text", "pytest", "paths", "json")

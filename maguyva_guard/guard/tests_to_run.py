@@ -31,14 +31,21 @@ from maguyva_guard.guard.testpicker import (
     node,
 )
 from maguyva_guard.guard.testview import TestFile, TestView, is_fixture, parameters
-from maguyva_guard.records import AMBIGUOUS, Affected, ChangedSymbol, Definition, Fallback
+from maguyva_guard.records import (
+    AMBIGUOUS,
+    MODULE_SYMBOL,
+    Affected,
+    ChangedSymbol,
+    Definition,
+    Fallback,
+)
 
 __all__ = ["SelectedTest", "TestSelection", "chain_text", "select"]
 
 if TYPE_CHECKING:
     from maguyva_guard.guard.model import ImpactReport
 
-MODULE: Final = "<module>"
+MODULE: Final = MODULE_SYMBOL
 FALLBACK_CAUSE: Final = ":<module>"  # impact's `because_of` of a fallback search hit
 NO_SYMBOLS: Final = "no symbol support"
 

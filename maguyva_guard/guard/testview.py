@@ -117,7 +117,7 @@ def polymorphic(store: Store, changed: Iterable[ChangedSymbol]) -> frozenset[str
 def load(store: Store, changed: Iterable[ChangedSymbol] = ()) -> TestView:
     """The test files of the current view, the imports of every Python file, and which
     changed methods are polymorphic."""
-    resolver = Resolver(store)  # type: ignore[arg-type]  # Store is a SymbolSource
+    resolver = Resolver(store)
     files: dict[str, TestFile] = {}
     for path, info in store.files().items():
         if info.category != classify.TEST or not info.language:
