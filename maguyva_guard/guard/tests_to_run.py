@@ -136,9 +136,9 @@ def _caller(p: Picker, a: Affected, depth: int) -> bool:
         if why:
             who = f"module-level code of {a.path}" if a.symbol == MODULE else a.symbol
             reason = f"{who} is reached through {why}: the tests importing it run"
-            # Module level names the symbol (an alias, a table, a wrapper made on import):
-            # its users import that module. Past an unresolved edge, anything may call it.
-            found = p.importers(a.path) if a.symbol == MODULE else p.reach(a.path)
+            # Module level calls it on import or wraps it (a table, an alias, a decorator
+            # made on import): whatever imports that module, through any module, runs it.
+            found = p.reach(a.path)
             for path in found:
                 p.file(path, (path, *chain), reason)
             if found:
@@ -171,7 +171,7 @@ def _lost_trail(a: Affected, depth: int) -> str:
     if a.depth >= depth:
         return "the depth bound"
     if a.symbol == MODULE:
-        return "a module-level use (an alias or a wrapper made on import)"
+        return "a module-level use (a call on import, an alias, a wrapper)"
     return ""
 
 
