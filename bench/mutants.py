@@ -133,7 +133,7 @@ def _candidates(path: str, source: str) -> list[Mutant]:
                 walk(node.body, f"{prefix}{node.name}.")
 
     walk(tree.body, "")
-    return [m for m in found if _still_parses(source, m)]
+    return found
 
 
 def _still_parses(source: str, m: Mutant) -> bool:
@@ -149,8 +149,9 @@ def sample(root: Path, paths: list[str], count: int, seed: int) -> list[Mutant]:
     function, kinds drawn in turn so that each kind is represented."""
     rng = random.Random(seed)
     by_kind: dict[str, list[Mutant]] = {k: [] for k in KINDS}
+    sources = {}
     for path in sorted(paths):
-        source = (root / path).read_text(encoding="utf-8")
+        source = sources[path] = (root / path).read_text(encoding="utf-8")
         for m in _candidates(path, source):
             by_kind[m.kind].append(m)
     for pool in by_kind.values():
@@ -163,7 +164,7 @@ def sample(root: Path, paths: list[str], count: int, seed: int) -> list[Mutant]:
             while pool:
                 m = pool.pop()
                 used = per_function.get((m.path, m.function), 0)
-                if used < PER_FUNCTION:
+                if used < PER_FUNCTION and _still_parses(sources[m.path], m):
                     per_function[(m.path, m.function)] = used + 1
                     chosen.append(m)
                     break

@@ -43,6 +43,7 @@ ORACLE = corpus.CACHE / "tests-oracle"
 WORK = corpus.CACHE / "tests-work"
 TIMEOUT_FACTOR = 5  # a mutant run may take this many times the clean run (a mutant can loop)
 MIN_TIMEOUT = 30.0
+MAX_TIMEOUT = 90.0  # a clean run measured on a busy machine must not let a loop run minutes
 
 
 def work_copy(project: Project) -> Path:
@@ -81,7 +82,7 @@ def oracle(project: Project, count: int) -> dict:  # type: ignore[type-arg]
                 "baseline_failed": sorted(clean.failed), "baseline_seconds": clean.seconds,
                 "mutants": []}
     done = {m["key"] for m in data["mutants"]}
-    timeout = max(MIN_TIMEOUT, TIMEOUT_FACTOR * data["baseline_seconds"])
+    timeout = min(MAX_TIMEOUT, max(MIN_TIMEOUT, TIMEOUT_FACTOR * data["baseline_seconds"]))
     for m in mutants.sample(work, library_files(work, project), count, SEED):
         if m.key in done:
             continue
