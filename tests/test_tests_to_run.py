@@ -250,3 +250,18 @@ def test_the_action_outputs_the_selection_on_one_line():
     assert tests_output.outputs(sel, "paths")["tests"] == "t/test_a.py"
     assert tests_output.outputs({**sel, "run_all": True}, "pytest") == {
         "tests": "", "tests-run-all": "true"}
+
+
+def test_a_test_class_imported_by_another_test_module_selects_that_module_too(repo):
+    # pytest collects an imported test class again, and its subclasses inherit its tests.
+    stage(repo, {"tests/__init__.py": "",
+                 "tests/test_base.py": "from app import add\n\n\nclass TestAdd:\n"
+                                       "    def test_it(self):\n        assert add(1, 1) == 2\n",
+                 "tests/test_more.py": "from tests.test_base import TestAdd\n\n\n"
+                                       "class TestMore(TestAdd):\n    pass\n"})
+    git(repo, "commit", "-q", "-m", "classes")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    ids = chains(selection(repo))
+    assert ids["tests/test_base.py::TestAdd::test_it"] == [
+        "tests.test_base.TestAdd.test_it", "app.core.add"]
+    assert ids["tests/test_more.py"] == ["tests/test_more.py", "tests/test_base.py"]
