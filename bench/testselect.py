@@ -57,16 +57,18 @@ def picked(changed: str, suite_files: set[str]) -> list[str]:
 
 
 def testmon_baseline(work: Path, project: Project) -> bool:
-    out, _, code = testsuite.pytest(work, project, "--testmon", "-p", "cacheprovider",
-                                    "-o", "cache_dir=.testmon-cache", timeout=1800)
+    out, _, code = testsuite.pytest(work, project, "--testmon", "-o",
+                                    f"cache_dir={work / '.testmon-cache'}", timeout=1800,
+                                    cache=True)
     return code in (0, 1) and (work / TESTMON_DATA).exists()
 
 
 def testmon(work: Path, project: Project) -> tuple[list[str], float]:
     """The tests testmon runs for the working tree (from a copy of its baseline data)."""
     shutil.copy(work.parent / f"{project.label}{TESTMON_DATA}", work / TESTMON_DATA)
-    out, seconds, _ = testsuite.pytest(work, project, "--testmon", "-rA", "-p", "cacheprovider",
-                                       "-o", "cache_dir=.testmon-cache", timeout=600)
+    out, seconds, _ = testsuite.pytest(work, project, "--testmon", "-rA", "-o",
+                                       f"cache_dir={work / '.testmon-cache'}", timeout=600,
+                                       cache=True)
     ran = [_local(line.split(" ", 1)[1].split(" - ", 1)[0].strip(), project.label)
            for line in out.splitlines()
            if line.startswith(("PASSED ", "FAILED ", "ERROR ", "XFAIL ", "XPASS "))]
@@ -156,11 +158,28 @@ def run(projects: list[Project], testmon_projects: set[str], reuse: bool = False
         else:
             results.append(run_project(project, project.name in testmon_projects))
             cached.write_text(json.dumps(results[-1]))
-        (RESULTS / "tests.json").write_text(json.dumps(results, indent=1))
+        (RESULTS / "tests.json").write_text(json.dumps(_compact(results), indent=1))
     from bench import testtables
 
     (RESULTS / "tests.md").write_text(testtables.markdown(results))
     print(testtables.markdown(results))
+
+
+def _compact(results: list[dict]) -> list[dict]:  # type: ignore[type-arg]
+    """The rows without the id lists (bench/results stays small): counts and the first
+    missed ids."""
+    out = []
+    for res in results:
+        rows = []
+        for r in res["mutants"]:
+            row = {"key": r["key"], "failed": len(r["failed"]), "timed_out": r["timed_out"]}
+            for name in ("guard", "picked", "testmon"):
+                if name in r:
+                    sel = {k: v for k, v in r[name].items() if k not in ("ids", "missed")}
+                    row[name] = sel | {"missed": r[name]["missed"][:5]}
+            rows.append(row)
+        out.append({"project": res["project"], "suite": res["suite"], "mutants": rows})
+    return out
 
 
 def median(values: list[float]) -> float:
