@@ -60,10 +60,12 @@ def _env(work: Path, project: Project) -> dict[str, str]:
     return env
 
 
-def pytest(work: Path, project: Project, *args: str, timeout: float = 600) -> tuple[str, float,
-                                                                                  int | None]:
-    """pytest's stdout, the wall time and the exit code (None on timeout)."""
-    cmd = [python(), "-m", "pytest", *BASE_ARGS, *args, project.tests]
+def pytest(work: Path, project: Project, *args: str, timeout: float = 600,
+           cache: bool = False) -> tuple[str, float, int | None]:
+    """pytest's stdout, the wall time and the exit code (None on timeout). `cache` keeps
+    pytest's cache provider (pytest-testmon needs it)."""
+    base = [a for a in BASE_ARGS if a not in ("-p", "no:cacheprovider")] if cache else BASE_ARGS
+    cmd = [python(), "-m", "pytest", *base, *args, project.tests]
     t0 = time.perf_counter()
     try:
         done = subprocess.run(cmd, cwd=work, env=_env(work, project), capture_output=True,
