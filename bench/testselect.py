@@ -40,12 +40,33 @@ def guard(work: Path) -> tuple[list[str], bool, float, list[str], float]:
     from maguyva_guard.commands import tests
     from maguyva_guard.guard import impact
 
+    views = _TimedViews()
     t0 = time.perf_counter()
-    result = impact.check(str(work), depth=tests.TESTS_DEPTH)
+    result = impact.check(str(work), depth=tests.TESTS_DEPTH, after=views)
     t1 = time.perf_counter()
-    s = tests.selection_for(str(work), result, base=None, head=None, depth=tests.TESTS_DEPTH)
+    s = tests.selection_for(str(work), result, views.view, base=None, head=None,
+                            depth=tests.TESTS_DEPTH)
     t2 = time.perf_counter()
-    return [t.id for t in s.tests], s.run_all, t2 - t0, list(s.reasons), t2 - t1
+    return [t.id for t in s.tests], s.run_all, t2 - t0, list(s.reasons), t2 - t1 + views.seconds
+
+
+class _TimedViews:
+    """commands.tests.ViewReader, timed: reading the tests' view is part of the selection."""
+
+    def __init__(self) -> None:
+        from maguyva_guard.commands.tests import ViewReader
+
+        self.inner = ViewReader()
+        self.seconds = 0.0
+
+    def __call__(self, store: object) -> None:
+        t0 = time.perf_counter()
+        self.inner(store)  # type: ignore[arg-type]
+        self.seconds = time.perf_counter() - t0
+
+    @property
+    def view(self) -> object:
+        return self.inner.view
 
 
 def picked(changed: str, suite_files: set[str]) -> list[str]:

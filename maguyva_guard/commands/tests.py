@@ -54,23 +54,40 @@ def run(repo: str, *, base: str | None = None, head: str | None = None,
             return Outcome(render(empty, fmt), (), empty)
         base, head = revs
     bound = depth if depth is not None else max(config.depth, TESTS_DEPTH)
+    views = ViewReader()
     result = impact.check(
         str(info.root), base=base, head=head, preset=config.preset, depth=bound,
         semantic_config=config.semantic, max_file_size=config.max_file_size, progress=progress,
+        after=views,
     )
-    selection = selection_for(str(info.root), result, base=base, head=head, depth=bound)
+    selection = selection_for(str(info.root), result, views.view, base=base, head=head,
+                              depth=bound)
     return Outcome(render(selection, fmt), notes(selection, fmt), selection)
 
 
-def selection_for(repo: str, result: ImpactReport, *, base: str | None, head: str | None,
-                  depth: int) -> TestSelection:
+class ViewReader:
+    """impact.check's `after` hook: the tests' view, read while the check holds the lock."""
+
+    def __init__(self) -> None:
+        self._view: testview.TestView | None = None
+
+    def __call__(self, store: Store) -> None:
+        self._view = testview.load(store)
+
+    @property
+    def view(self) -> testview.TestView:
+        if self._view is None:
+            raise RuntimeError("the check did not read the tests' view")
+        return self._view
+
+
+def selection_for(repo: str, result: ImpactReport, view: testview.TestView, *,
+                  base: str | None, head: str | None, depth: int) -> TestSelection:
     """The tests of one impact result (the diff read again for its paths: conftests,
     configuration and lock files select tests without any symbol)."""
     revs = impact.revisions(repo, base, head)
     paths = sorted({p for f in git.diff_files(repo, revs.base, revs.head)
                     for p in (f.new_path, f.old_path) if p})
-    with Store.open(repo) as store:
-        view = testview.load(store, result.changed_symbols)
     return select(result, paths, view, depth=depth)
 
 

@@ -30,7 +30,13 @@ from maguyva_guard.guard.testpicker import (
     enclosing_test,
     node,
 )
-from maguyva_guard.guard.testview import TestFile, TestView, is_fixture, parameters
+from maguyva_guard.guard.testview import (
+    TestFile,
+    TestView,
+    is_fixture,
+    is_polymorphic,
+    parameters,
+)
 from maguyva_guard.records import (
     AMBIGUOUS,
     MODULE_SYMBOL,
@@ -231,7 +237,7 @@ def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str])
     name = c.qualified_name
     if p.run_all or c.change == "added":
         return
-    if name in p.view.polymorphic:
+    if is_polymorphic(p.view, c):
         reason = f"{name} is a method that calls reach without naming its class (a dunder," \
             " or an override called through a base class): the tests importing its module" \
             " (through any module) run"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
@@ -55,9 +54,7 @@ class TestView:
     import_names: dict[str, frozenset[str]]  # Python path -> the dotted names imports use
     imports: dict[str, frozenset[str]]  # Python path -> absolute targets of its imports
     import_lines: dict[str, frozenset[int]]  # Python path -> the lines of its import statements
-    # Changed methods that calls may reach without naming their class: dunders, and names
-    # other classes define too (an override called through its base class).
-    polymorphic: frozenset[str] = frozenset()
+    shared_methods: frozenset[str] = frozenset()  # method names several definitions carry
 
     def test_modules(self) -> list[str]:
         return sorted(p for p, f in self.files.items() if not f.is_conftest)
@@ -99,24 +96,26 @@ def parameters(d: Definition) -> frozenset[str]:
     return frozenset(names)
 
 
-def polymorphic(store: Store, changed: Iterable[ChangedSymbol]) -> frozenset[str]:
-    out = set()
-    for c in changed:
-        if c.kind != METHOD:
-            continue
-        if c.name.startswith("__") and c.name.endswith("__"):
-            out.add(c.qualified_name)
-            continue
-        others = [d for d in store.definitions(name=c.name)
-                  if d.kind == METHOD and d.qualified_name != c.qualified_name]
-        if others:
-            out.add(c.qualified_name)
-    return frozenset(out)
+def shared_method_names(store: Store) -> frozenset[str]:
+    """Method names that more than one definition carries (overrides, duck typing)."""
+    rows = store.conn.execute(
+        "SELECT d.name FROM defs d JOIN files f ON f.blob_id = d.blob WHERE d.kind = ?"
+        " GROUP BY d.name HAVING COUNT(*) > 1", (METHOD,))
+    return frozenset(name for (name,) in rows)
 
 
-def load(store: Store, changed: Iterable[ChangedSymbol] = ()) -> TestView:
-    """The test files of the current view, the imports of every Python file, and which
-    changed methods are polymorphic."""
+def is_polymorphic(view: TestView, c: ChangedSymbol) -> bool:
+    """A changed method that calls may reach without naming its class: a dunder, or a name
+    another class defines too (an override called through its base class)."""
+    if c.kind != METHOD:
+        return False
+    dunder = c.name.startswith("__") and c.name.endswith("__")
+    return dunder or c.name in view.shared_methods
+
+
+def load(store: Store) -> TestView:
+    """The test files of the current view, the imports of every Python file, and the
+    method names several definitions carry."""
     resolver = Resolver(store)
     files: dict[str, TestFile] = {}
     for path, info in store.files().items():
@@ -138,4 +137,4 @@ def load(store: Store, changed: Iterable[ChangedSymbol] = ()) -> TestView:
         if r.target and r.path in names:
             targets.setdefault(r.path, set()).add(resolver.absolute_import(r.path, r.target))
     return TestView(files, names, {p: frozenset(t) for p, t in targets.items()},
-                    {p: frozenset(n) for p, n in lines.items()}, polymorphic(store, changed))
+                    {p: frozenset(n) for p, n in lines.items()}, shared_method_names(store))
