@@ -257,6 +257,40 @@ def _save_option(value: str) -> tuple[str, str]:
     return fmt, path
 
 
+@main.command("tests")
+@repo_option
+@click.option("--staged", is_flag=True,
+              help="Select for the staged changes against HEAD (the default without --base).")
+@click.option("--base", default=None, help="Compare the merge base of REV and the head.")
+@click.option("--head", default=None, help="The head revision (default HEAD; needs --base).")
+@click.option("--from-env", is_flag=True,
+              help="Take --base/--head from pre-commit's pre-push variables.")
+@click.option("--preset", type=click.Choice(["quick", "default", "thorough"]), default=None,
+              help="How many modalities to run (SPEC 4; config default: thorough).")
+@click.option("--depth", type=click.IntRange(min=1, max=8), default=None,
+              help="How far to follow callers to the tests (default 8).")
+@click.option("--format", "fmt", type=click.Choice(["text", "pytest", "paths", "json"]),
+              default="text", show_default=True,
+              help="pytest: node ids, one a line; paths: test files (jest, vitest).")
+@fatal_to_usage
+def tests_command(repo: str, staged: bool, base: str | None, head: str | None,
+                  from_env: bool, preset: str | None, depth: int | None, fmt: str) -> None:
+    """Which tests the change can break: `pytest $(maguyva-guard tests --format pytest)`."""
+    from maguyva_guard.commands import tests as selecting
+
+    if staged and (base or head or from_env):
+        raise UsageError("--staged cannot be combined with --base, --head or --from-env")
+    progress = _TtyProgress("indexing")
+    try:
+        outcome = selecting.run(repo, base=base, head=head, from_env=from_env, preset=preset,
+                                depth=depth, fmt=fmt, progress=progress)
+    finally:
+        progress.finish()
+    click.echo(outcome.text, nl=False)
+    for note in outcome.notes:
+        click.echo(note, err=True)
+
+
 # --- Integrations: the pull-request comment and the plain git hooks --------------------------
 
 hook_option = click.option("--hook", "hook_type", type=click.Choice(hookinstall.HOOK_TYPES),

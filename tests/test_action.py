@@ -16,7 +16,7 @@ import yaml
 from conftest import GIT_ENV, git
 from github_server import FakeGitHub
 
-from maguyva_guard.integrations import action
+from maguyva_guard.integrations import action, tests_output
 
 ROOT = Path(__file__).resolve().parent.parent
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text())
@@ -51,7 +51,8 @@ def test_the_declared_inputs_match_the_brief():
     assert {name: spec.get("default") for name, spec in ACTION["inputs"].items()} == {
         "python-version": "3.11", "preset": "thorough", "depth": "2", "fail-on": "none",
         "comment": "true", "sarif": "false", "github-token": "${{ github.token }}", "base": "",
-        "inline-comments": "false", "artifact-name": "maguyva-guard-report"}
+        "inline-comments": "false", "artifact-name": "maguyva-guard-report",
+        "tests": "none"}
     assert ACTION["runs"]["using"] == "composite"
 
 
@@ -91,7 +92,9 @@ def test_every_output_is_set_by_the_step_it_names():
         assert match, spec["value"]
         script = step(match[1])["run"]
         written = f"{match[2]}=" in script or (
-            "-m maguyva_guard.integrations.action" in script and match[2] in action.OUTPUT_NAMES)
+            "-m maguyva_guard.integrations.action" in script and match[2] in action.OUTPUT_NAMES
+        ) or ("-m maguyva_guard.integrations.tests_output" in script
+              and match[2] in tests_output.OUTPUT_NAMES)
         assert written, f"output {name} is never written"
 
 
@@ -331,3 +334,18 @@ def test_the_review_step_posts_inline_comments(make_repo, tmp_path):
     assert code == 0, log
     assert "created an inline comment on pkg/config.py:10" in log
     assert len(server.review_comments) == 1
+def test_the_tests_step_writes_the_selection_to_its_outputs(make_repo, tmp_path):
+    repo = make_repo({
+        "pkg/__init__.py": "",
+        "pkg/config.py": "def parse_config(path):\n    return {}\n",
+        "tests/test_config.py": "from pkg import config\n\n\ndef test_parse():\n"
+                                "    assert config.parse_config('a') == {}\n",
+    })
+    base = git(repo, "rev-parse", "HEAD").strip()
+    (repo / "pkg/config.py").write_text("def parse_config(path):\n    return {'a': 1}\n")
+    git(repo, "commit", "-q", "-am", "values")
+    code, log, outputs = run_step("tests", repo, tmp_path, GUARD_PYTHON=sys.executable,
+                                  BASE=base, PRESET="default", TESTS_FORMAT="pytest")
+    assert code == 0, log
+    # the test module imports pkg.config itself: the whole module runs
+    assert outputs == {"tests": "tests/test_config.py", "tests-run-all": "false"}

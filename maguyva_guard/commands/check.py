@@ -20,6 +20,8 @@ EXIT_FAIL_ON = 1
 # `--save summary=FILE`: the Markdown report for a GitHub job summary (1 MiB, not 64 KiB).
 SUMMARY = "summary"
 SAVE_FORMATS = (*render.FORMATS, SUMMARY)
+# The formats with a "tests to run" section (the job summary is Markdown too).
+WITH_TESTS = ("markdown", "json", "summary")
 
 
 @dataclass(frozen=True)
@@ -56,9 +58,16 @@ def run(
                                         affected=())
             return Outcome(render.render(empty, fmt), EXIT_OK, empty)
         base, head = revs
+    with_tests = fmt in WITH_TESTS or any(f in WITH_TESTS for f, _ in save)
+    views = None
+    if with_tests:
+        from maguyva_guard.commands.tests import ViewReader
+
+        views = ViewReader()
     result = impact.check(
         str(info.root), base=base, head=head, preset=config.preset, depth=config.depth,
         semantic_config=config.semantic, max_file_size=config.max_file_size, progress=progress,
+        after=views,
     )
     # Names as the project's users write them (src-layout, package.json, go.mod).
     head_rev = None if result.head == STAGED else result.head
@@ -68,6 +77,11 @@ def run(
         result = replace(result, affected=kept)
     if repo_url:
         result = replace(result, repo_url=repo_url)
+    if views is not None:
+        from maguyva_guard.commands import tests
+
+        result = replace(result, tests=tests.selection_for(
+            str(info.root), result, views.view, base=base, head=head, depth=config.depth))
     text = render.render(result, fmt, color=color, max_callers=config.max_callers)
     for extra_fmt, path in save:  # the same run in more formats (the Action's artifact)
         _write(path, _render_saved(result, extra_fmt, config.max_callers))

@@ -2,7 +2,9 @@
 
 Owns the change mapper (changes.py: changed lines to changed symbols), the impact analysis
 (impact.py: the engine asked about each changed symbol, callers ranked), risk (risk.py) and
-the report model the analysis returns (model.py).
+the report model the analysis returns (model.py), and the tests to run (tests_to_run.py:
+the rules; testview.py: the test files read from the index; testpicker.py: the selection
+and its import-graph walks; testfallbacks.py: what selects tests without a call).
 
 May import: the top-level basics, extract, embed, index, retrievers and search.
 """

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from maguyva_guard import git
+from maguyva_guard.extract.languages import language_for
 from maguyva_guard.records import (
     ADDED,
     MODIFIED,
@@ -214,13 +215,23 @@ def _body(side: _Side, d: Definition, skip_header: bool = False) -> str:
     if skip_header:
         header_lines = max(d.signature.count("\n"), 0) + 1
         lines = lines[header_lines:]
-    code = [_strip_comment(line) for line in lines if not _COMMENT_LINE.match(line)]
+    markers = _comment_markers(side.path)
+    code = [_strip_comment(line, markers) for line in lines if not _COMMENT_LINE.match(line)]
     return _normal("\n".join(code))
 
 
-def _strip_comment(line: str) -> str:
-    """Drop a trailing `#` or `//` comment when no quote precedes it (approximate, cheap)."""
-    for marker in ("#", "//"):
+def _comment_markers(path: str) -> tuple[str, ...]:
+    """What starts a trailing comment in this file's language: in Python `//` is floor
+    division (`n // 2` -> `n // 3` is a change), in JavaScript `#` starts a private name."""
+    language = language_for(path)
+    if language == "python":
+        return ("#",)
+    return ("//",) if language else ("#", "//")
+
+
+def _strip_comment(line: str, markers: tuple[str, ...] = ("#", "//")) -> str:
+    """Drop a trailing comment when no quote precedes it (approximate, cheap)."""
+    for marker in markers:
         i = line.find(marker)
         if i >= 0 and "'" not in line[:i] and '"' not in line[:i] and "http:" not in line:
             line = line[:i]

@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from maguyva_guard import git, spec
@@ -223,8 +223,11 @@ def check(
     semantic_config: object | None = None,
     max_file_size: int | None = None,
     progress: indexer.Progress | None = None,
+    after: Callable[[Store], None] | None = None,
 ) -> model.ImpactReport:
-    """Run the guard on one diff; the repository is only read, the index only written."""
+    """Run the guard on one diff; the repository is only read, the index only written.
+    `after` reads more of the index before the lock is released (the tests to run): a
+    second open would wait behind a concurrent run that took the lock in between."""
     info = git.repo_info(repo_path)
     repo = str(info.root)
     revs = revisions(repo, base, head)
@@ -265,6 +268,8 @@ def check(
             cent.update(centralities(store, [k for k in run.affected if k not in cent]))
         query_seconds = time.perf_counter() - t1
         files_indexed = len(store.files())
+        if after is not None:
+            after(store)
     return _report(repo, revs, change_set, run, cent, files_indexed, index_seconds, query_seconds)
 
 

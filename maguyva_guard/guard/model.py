@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.guard.risk import max_risk
 from maguyva_guard.records import AMBIGUOUS, Affected, ChangedSymbol, Fallback
+
+if TYPE_CHECKING:
+    from maguyva_guard.guard.testpicker import TestSelection
 
 STAGED: Final = "STAGED"  # CONTRACT.md: `head` of a check of the staged changes
 # Said when the core marks a report incomplete without saying why.
@@ -84,6 +87,8 @@ class ImpactReport:
     # Call sites that match a changed symbol by name only: the receiver's type is unknown
     # and several definitions share the name. Listed apart from `affected`, never dropped.
     possible: tuple[Affected, ...] = ()
+    # The tests to run (`maguyva-guard tests`), when the format shows them (Markdown, JSON).
+    tests: TestSelection | None = None
 
     def __post_init__(self) -> None:
         reasons = list(dict.fromkeys(self.incomplete_reasons))

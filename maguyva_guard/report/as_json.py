@@ -89,7 +89,12 @@ class CheckJSON(TypedDict):
 
 
 def render_json(report: ImpactReport) -> str:
-    return json.dumps(to_json(report), indent=2) + "\n"
+    out: dict[str, object] = dict(to_json(report))
+    if report.tests is not None:
+        from maguyva_guard.report.tests_json import selection_json
+
+        out["tests"] = selection_json(report.tests)  # ours: `maguyva-guard tests`'s lists
+    return json.dumps(out, indent=2) + "\n"
 
 
 def to_json(report: ImpactReport) -> CheckJSON:

@@ -1,0 +1,271 @@
+"""Which tests a change can break: a pure function of the impact report and the test view.
+
+A test is selected, with the chain that selects it, when
+1. the call graph reaches it: an affected caller (any depth up to the bound) is a test
+   function, a method of a test class, or code inside one;
+2. it takes a fixture that reaches the change (a fixture is injected by parameter name, so
+   no call edge leads from the test to it), transitively through fixtures;
+3. its module imports a changed module (file level: module-level use, dynamic dispatch).
+
+And, honestly, at file level or all tests, with the reason, when the graph cannot follow:
+an ambiguous edge (a name-only match), a caller at the depth bound, a module-level change,
+a file without symbol support, a conftest, test configuration, a lock file, test data.
+A change to code that tests run never yields an empty selection: when nothing above
+reaches a changed symbol, its module's importers are taken, or else every test.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Final
+
+from maguyva_guard.guard import testfallbacks
+from maguyva_guard.guard.testpicker import (
+    Picker,
+    SelectedTest,
+    TestSelection,
+    chain_text,
+    definition,
+    enclosing_test,
+    node,
+)
+from maguyva_guard.guard.testview import (
+    TestFile,
+    TestView,
+    is_fixture,
+    is_polymorphic,
+    parameters,
+)
+from maguyva_guard.records import (
+    AMBIGUOUS,
+    MODULE_SYMBOL,
+    Affected,
+    ChangedSymbol,
+    Definition,
+    Fallback,
+)
+
+__all__ = ["SelectedTest", "TestSelection", "chain_text", "select"]
+
+if TYPE_CHECKING:
+    from maguyva_guard.guard.model import ImpactReport
+
+MODULE: Final = MODULE_SYMBOL
+FALLBACK_CAUSE: Final = ":<module>"  # impact's `because_of` of a fallback search hit
+NO_SYMBOLS: Final = "no symbol support"
+
+
+def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *,
+           depth: int) -> TestSelection:
+    p = Picker(view)
+    _changed_files(p, changed_paths, report.changed_symbols)
+    _fallbacks(p, report.fallbacks)
+    reached: set[str] = set()
+    called: set[str] = set()  # changed symbols the graph found any caller of
+    for a in (*report.affected, *report.possible):
+        if any(b.endswith(FALLBACK_CAUSE) for b in a.because_of):
+            continue  # a fallback search's text hit: the fallback above speaks for it
+        called.update(a.because_of)
+        if _caller(p, a, depth):
+            reached.update(a.because_of)
+    for c in report.changed_symbols:
+        _by_import(p, c, reached, called)
+    _unanalysed(p, changed_paths, report)
+    _inherited(p)
+    return TestSelection(() if p.run_all else _collapsed(p.picked), p.run_all, tuple(p.reasons))
+
+
+def _inherited(p: Picker) -> None:
+    """A test class is collected again wherever another test module imports it (and runs in
+    its subclasses there): a selected method of a test class selects those modules whole."""
+    with_classes = {t.path for t in p.picked.values() if t.id.count("::") >= 2}
+    for path in sorted(with_classes):
+        for importer in p.importers(path):
+            if importer != path:
+                p.file(importer, (importer, path),
+                       f"imports a test class of {path}: its tests run there too")
+
+
+def _collapsed(picked: dict[str, SelectedTest]) -> tuple[SelectedTest, ...]:
+    """A whole file selected makes its single tests redundant (pytest would run them twice)."""
+    whole = {t.path for t in picked.values() if t.id == t.path}
+    kept = [t for t in picked.values() if t.id == t.path or t.path not in whole]
+    return tuple(sorted(kept, key=lambda t: t.id))
+
+
+def _changed_files(p: Picker, paths: Sequence[str],
+                   changed: Sequence[ChangedSymbol]) -> None:
+    for path in paths:
+        tf = p.view.files.get(path)
+        broad = testfallbacks.classify_change(
+            path, is_test_module=tf is not None and not tf.is_conftest,
+            is_conftest=posixpath.basename(path) == "conftest.py")
+        if broad is not None:
+            p.handled.add(path)
+            _broad(p, broad)
+    for c in changed:
+        tf = p.view.files.get(c.path)
+        if tf is not None and not tf.is_conftest and c.change != "removed":
+            test = enclosing_test(tf, c.qualified_name)
+            if test is not None:
+                p.add(node(tf, test, (c.qualified_name,)))
+
+
+def _broad(p: Picker, broad: testfallbacks.Broad) -> None:
+    if broad.under is None:
+        p.everything(broad.reason)
+        return
+    p.say(broad.reason)
+    prefix = broad.under + "/" if broad.under else ""
+    for path in p.view.test_modules():
+        if path.startswith(prefix):
+            p.file(path, (broad.path,), broad.reason)
+
+
+def _fallbacks(p: Picker, fallbacks: Iterable[Fallback]) -> None:
+    for fb in fallbacks:
+        if testfallbacks.is_prose(fb.path) or fb.path in p.handled:
+            continue
+        tf = p.view.files.get(fb.path)
+        if tf is not None and not tf.is_conftest:
+            p.file(fb.path, (fb.path,), f"{fb.path}: {fb.reason}")
+        elif NO_SYMBOLS in fb.reason:
+            p.everything(f"{fb.path}: {fb.reason} (generic tier): no call graph to follow")
+        elif tf is None:
+            importers = p.reach(fb.path)
+            reason = f"{fb.path}: {fb.reason}: it runs when the module is imported"
+            if not importers:
+                p.everything(reason + ", and no test module imports it directly")
+            p.say(reason)
+            for path in importers:
+                p.file(path, (path, fb.path), reason)
+
+
+def _caller(p: Picker, a: Affected, depth: int) -> bool:
+    """Select what one affected caller leads to; whether it reached a test."""
+    chain = (a.symbol, *reversed(a.via))
+    tf = p.view.files.get(a.path)
+    ambiguous = a.confidence == AMBIGUOUS
+    if a.symbol == MODULE and a.line in p.view.import_lines.get(a.path, frozenset()):
+        return False  # an import line: the import rule (_by_import) speaks for the module
+    if tf is None:
+        why = _lost_trail(a, depth)
+        if why:
+            who = f"module-level code of {a.path}" if a.symbol == MODULE else a.symbol
+            reason = f"{who} is reached through {why}: the tests importing it run"
+            # Module level calls it on import or wraps it (a table, an alias, a decorator
+            # made on import): whatever imports that module, through any module, runs it.
+            found = p.reach(a.path)
+            for path in found:
+                p.file(path, (path, *chain), reason)
+            if found:
+                p.say(reason)
+        return False
+    if a.symbol == MODULE and tf.is_conftest:
+        _broad(p, testfallbacks.Broad(a.path, f"{a.path} uses it at module level: the tests "
+                                      "under its folder run", posixpath.dirname(a.path)))
+        return True
+    test = enclosing_test(tf, a.symbol)
+    if test is not None and not ambiguous:
+        p.add(node(tf, test, chain))
+        return True
+    if test is None and not ambiguous:
+        fixture = definition(tf, a.symbol)
+        if fixture is not None and is_fixture(fixture):
+            return _fixture_users(p, tf, fixture, chain)
+        if a.depth < depth and a.symbol != MODULE:
+            return False  # a helper: its own callers are in the report, one level further
+    why = "an ambiguous edge" if ambiguous else (
+        "module-level code" if a.symbol == MODULE else "the depth bound")
+    p.file(a.path, chain, f"reached through {why}: the whole file runs")
+    return True
+
+
+def _lost_trail(a: Affected, depth: int) -> str:
+    """Why the call graph stops at a caller in the code under test ("" when it does not)."""
+    if a.confidence == AMBIGUOUS:
+        return "an ambiguous edge (name match only)"
+    if a.depth >= depth:
+        return "the depth bound"
+    if a.symbol == MODULE:
+        return "a module-level use (a call on import, an alias, a wrapper)"
+    return ""
+
+
+def _fixture_users(p: Picker, home: TestFile, fixture: Definition,
+                   chain: tuple[str, ...]) -> bool:
+    """Tests that take the fixture (or a fixture that takes it), where pytest can see it:
+    its own file, or under a conftest's folder."""
+    scope = posixpath.dirname(home.path) if home.is_conftest else None
+    todo = [(fixture, chain)]
+    seen: set[str] = set()
+    found = False
+    while todo:
+        fx, via = todo.pop()
+        name = fx.name
+        if name in seen:
+            continue
+        seen.add(name)
+        for tf in p.view.files.values():
+            visible = tf.path == home.path or (
+                scope is not None and (not scope or tf.path.startswith(scope + "/")))
+            if not visible:
+                continue
+            for d in tf.definitions:
+                if name not in parameters(d):
+                    continue
+                if is_fixture(d):
+                    todo.append((d, (d.qualified_name, *via)))
+                elif (test := enclosing_test(tf, d.qualified_name)) is not None:
+                    p.add(node(tf, test, (d.qualified_name, *via)))
+                    found = True
+    return found
+
+
+def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str]) -> None:
+    """Test modules importing the changed symbol's module. A symbol the graph found no
+    caller of is called in a way it cannot see (an override reached through its base
+    class, a dunder method, a callback, pickle): every test importing its module, through
+    any module, runs; and without such tests, every test."""
+    if c.path in p.view.files or testfallbacks.is_prose(c.path):
+        return
+    importers = p.importers(c.path)
+    chain_end = c.qualified_name
+    for path in importers:
+        p.file(path, (path, chain_end), f"imports the module of {c.qualified_name}")
+    name = c.qualified_name
+    if p.run_all or c.change == "added":
+        return
+    if is_polymorphic(p.view, c):
+        reason = f"{name} is a method that calls reach without naming its class (a dunder," \
+            " or an override called through a base class): the tests importing its module" \
+            " (through any module) run"
+    elif name in reached or (name in called and importers):
+        return
+    else:
+        reason = f"no resolved call reaches {name}: the tests importing its module (through" \
+            " any module) run"
+    found = p.reach(c.path)
+    for path in found:
+        p.file(path, (path, chain_end), reason)
+    if found:
+        p.say(reason)
+    elif name not in reached:
+        p.everything(f"no test reaches {name} through the call graph or imports")
+
+
+def _unanalysed(p: Picker, changed_paths: Sequence[str], report: ImpactReport) -> None:
+    """A changed code file that yielded no changed symbol and no fallback: whatever the
+    diff did there was not analysed, so the tests importing it run (never "no tests")."""
+    seen = {c.path for c in report.changed_symbols} | {c.old_path for c in report.changed_symbols}
+    seen |= {f.path for f in report.fallbacks}
+    for path in changed_paths:
+        if path in seen or path in p.view.files or path not in p.view.import_names:
+            continue
+        found = p.reach(path)
+        reason = f"{path} changed but no symbol or statement of it was analysed"
+        for test in found:
+            p.file(test, (test, path), reason)
+        if found:
+            p.say(reason)

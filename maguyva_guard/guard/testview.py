@@ -1,0 +1,140 @@
+"""What the test selection needs to know of the index: the test files, their tests and
+fixtures, and which modules each test file imports.
+
+Read once per `tests` run from the store (the current view); `tests_to_run.select` is a
+pure function over this and the impact report.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from maguyva_guard.extract import classify
+from maguyva_guard.extract.languages import module_name
+from maguyva_guard.index.store import Store
+from maguyva_guard.records import IMPORT, METHOD, ChangedSymbol, Definition
+from maguyva_guard.retrievers.resolve import Resolver
+
+CONFTEST: Final = "conftest.py"
+_TEST_MODULE = re.compile(
+    r"^(test_.*\.py|.*_test\.(py|go|rb)|.*\.(test|spec)\.(js|jsx|ts|tsx|mjs|cjs|mts|cts)"
+    r"|.*Tests?\.(java|kt|cs|swift|scala))$")
+_FIXTURE = re.compile(r"@\s*(?:pytest\.)?fixture\b")
+_PARAMS = re.compile(r"\bdef\s+\w+\s*\((.*)\)", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class TestFile:
+    """A test module or a conftest.py."""
+
+    path: str
+    language: str
+    prefix: str  # the module prefix of its qualified names (the store's, "tests.test_a")
+    definitions: tuple[Definition, ...]
+    imports: frozenset[str]  # absolute dotted targets of its import lines
+    import_lines: frozenset[int] = frozenset()
+
+    @property
+    def is_conftest(self) -> bool:
+        return posixpath.basename(self.path) == CONFTEST
+
+    def local(self, qualified_name: str) -> str:
+        """"tests.test_a.TestX.test_y" -> "TestX.test_y"."""
+        if self.prefix and qualified_name.startswith(self.prefix + "."):
+            return qualified_name[len(self.prefix) + 1:]
+        return qualified_name
+
+
+@dataclass(frozen=True)
+class TestView:
+    files: dict[str, TestFile]  # test modules and conftests, by path
+    import_names: dict[str, frozenset[str]]  # Python path -> the dotted names imports use
+    imports: dict[str, frozenset[str]]  # Python path -> absolute targets of its imports
+    import_lines: dict[str, frozenset[int]]  # Python path -> the lines of its import statements
+    shared_methods: frozenset[str] = frozenset()  # method names several definitions carry
+
+    def test_modules(self) -> list[str]:
+        return sorted(p for p, f in self.files.items() if not f.is_conftest)
+
+
+def is_test_module(path: str) -> bool:
+    return _TEST_MODULE.match(posixpath.basename(path)) is not None
+
+
+def is_test_path(path: str) -> bool:
+    """A test module, a conftest, or anything under a test folder (test data)."""
+    return classify.path_category(path) == classify.TEST
+
+
+def is_fixture(d: Definition) -> bool:
+    return _FIXTURE.search(d.signature) is not None
+
+
+def parameters(d: Definition) -> frozenset[str]:
+    """The parameter names of a Python function's header (its fixtures, for a test)."""
+    m = _PARAMS.search(d.signature)
+    if m is None:
+        return frozenset()
+    names = set()
+    depth = 0
+    current = ""
+    for c in m.group(1) + ",":
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        if c == "," and depth == 0:
+            name = re.split(r"[:=]", current, maxsplit=1)[0].strip().lstrip("*")
+            if name.isidentifier():
+                names.add(name)
+            current = ""
+        else:
+            current += c
+    return frozenset(names)
+
+
+def shared_method_names(store: Store) -> frozenset[str]:
+    """Method names that more than one definition carries (overrides, duck typing)."""
+    rows = store.conn.execute(
+        "SELECT d.name FROM defs d JOIN files f ON f.blob_id = d.blob WHERE d.kind = ?"
+        " GROUP BY d.name HAVING COUNT(*) > 1", (METHOD,))
+    return frozenset(name for (name,) in rows)
+
+
+def is_polymorphic(view: TestView, c: ChangedSymbol) -> bool:
+    """A changed method that calls may reach without naming its class: a dunder, or a name
+    another class defines too (an override called through its base class)."""
+    if c.kind != METHOD:
+        return False
+    dunder = c.name.startswith("__") and c.name.endswith("__")
+    return dunder or c.name in view.shared_methods
+
+
+def load(store: Store) -> TestView:
+    """The test files of the current view, the imports of every Python file, and the
+    method names several definitions carry."""
+    resolver = Resolver(store)
+    files: dict[str, TestFile] = {}
+    for path, info in store.files().items():
+        if info.category != classify.TEST or not info.language:
+            continue
+        if not (is_test_module(path) or posixpath.basename(path) == CONFTEST):
+            continue
+        refs = store.references(path=path, kinds=(IMPORT,))
+        imports = frozenset(resolver.absolute_import(path, r.target) for r in refs if r.target)
+        files[path] = TestFile(path, info.language, module_name(path, info.language),
+                               tuple(store.definitions(path=path)), imports,
+                               frozenset(r.line for r in refs))
+    names = {path: frozenset({dotted, module_name(path, "python")})
+             for path, dotted in resolver.module_of_path.items()}
+    targets: dict[str, set[str]] = {}
+    lines: dict[str, set[int]] = {}
+    for r in store.references(kinds=(IMPORT,)):
+        lines.setdefault(r.path, set()).add(r.line)
+        if r.target and r.path in names:
+            targets.setdefault(r.path, set()).add(resolver.absolute_import(r.path, r.target))
+    return TestView(files, names, {p: frozenset(t) for p, t in targets.items()},
+                    {p: frozenset(n) for p, n in lines.items()}, shared_method_names(store))

@@ -1,0 +1,267 @@
+"""`maguyva-guard tests`: the tests a change can break, each with its chain, and the honest
+fallbacks (run a whole file, or everything, with the reason) where no call graph leads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import git, write_files
+
+from maguyva_guard.cli import main
+from maguyva_guard.integrations import tests_output
+
+CORE = (
+    "def add(a, b):\n"
+    "    return a + b\n"
+    "\n"
+    "\n"
+    "def total(items):\n"
+    "    s = 0\n"
+    "    for i in items:\n"
+    "        s = add(s, i)\n"
+    "    return s\n"
+    "\n"
+    "\n"
+    "def half(n):\n"
+    "    return n // 2\n"
+    "\n"
+    "\n"
+    "class Calc:\n"
+    "    def double(self, x):\n"
+    "        return add(x, x)\n"
+)
+# The tests import through the package, as users do: no test module imports app.core
+# itself, so what selects them is the call graph, test by test.
+FILES = {
+    "app/__init__.py": "from app.core import Calc, add, half, total\n",
+    "app/core.py": CORE,
+    "app/other.py": "def unrelated():\n    return 1\n",
+    "tests/conftest.py": (
+        "import pytest\n\nfrom app import add\n\n\n@pytest.fixture\ndef three():\n"
+        "    return add(1, 2)\n"),
+    "tests/test_add.py": (
+        "import pytest\n\nfrom app import add\n\n\ndef test_add():\n"
+        "    assert add(1, 2) == 3\n\n\n"
+        '@pytest.mark.parametrize("a,b,c", [(1, 1, 2), (2, 2, 4)])\n'
+        "def test_add_param(a, b, c):\n    assert add(a, b) == c\n"),
+    "tests/test_total.py": (
+        "from app import Calc, total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n\n\n"
+        "def test_fixture(three):\n    assert three == 3\n\n\n"
+        "class TestCalc:\n    def test_double(self):\n        assert Calc().double(2) == 4\n"),
+    "tests/test_other.py": (
+        "from app.other import unrelated\n\n\ndef test_unrelated():\n"
+        "    assert unrelated() == 1\n"),
+}
+
+
+def run_tests(repo: Path, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["tests", "--repo", str(repo), *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+def selection(repo: Path, *args: str) -> dict:
+    code, out, err = run_tests(repo, "--format", "json", *args)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def chains(sel: dict) -> dict[str, list[str]]:
+    return {t["id"]: t["chain"] for t in sel["tests"]}
+
+
+@pytest.fixture
+def repo(make_repo) -> Path:
+    return make_repo(FILES)
+
+
+def stage(repo: Path, files: dict[str, str]) -> None:
+    write_files(repo, files)
+    git(repo, "add", "-A")
+
+
+def test_a_body_change_selects_each_test_that_reaches_it_with_its_chain(repo):
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    sel = selection(repo)
+    assert sel["version"] == 1 and sel["run_all"] is False
+    assert chains(sel) == {
+        # a direct test caller
+        "tests/test_add.py::test_add": ["tests.test_add.test_add", "app.core.add"],
+        # a parametrized test: one node id for all its parameters
+        "tests/test_add.py::test_add_param": ["tests.test_add.test_add_param", "app.core.add"],
+        # two levels: the test calls total, which calls add
+        "tests/test_total.py::test_total": ["tests.test_total.test_total", "app.core.total",
+                                            "app.core.add"],
+        # a conftest fixture that calls the changed function: the test takes it by name
+        "tests/test_total.py::test_fixture": ["tests.test_total.test_fixture",
+                                              "tests.conftest.three", "app.core.add"],
+        # a test class
+        "tests/test_total.py::TestCalc::test_double": [
+            "tests.test_total.TestCalc.test_double", "app.core.Calc.double", "app.core.add"],
+    }
+    assert sel["reasons"] == []
+    assert {t["symbol"] for t in sel["tests"]} >= {"tests.test_total.TestCalc.test_double"}
+
+
+def test_the_pytest_format_prints_node_ids_one_a_line(repo):
+    stage(repo, {"app/core.py": CORE.replace("return add(x, x)", "return 2 * add(x, 0) + x")})
+    code, out, _ = run_tests(repo, "--format", "pytest")
+    assert code == 0
+    assert out == "tests/test_total.py::TestCalc::test_double\n"
+
+
+def test_the_text_format_shows_the_chain(repo):
+    stage(repo, {"app/core.py": CORE.replace("s = 0", "s = 1")})
+    code, out, _ = run_tests(repo)
+    assert code == 0
+    assert out == (
+        "maguyva-guard: 1 to run (1 test file)\n"
+        "  tests/test_total.py::test_total  <- tests.test_total.test_total -> app.core.total\n")
+
+
+def test_a_floor_division_change_is_a_change(repo):
+    # `//` is Python's floor division, not a comment: n // 2 -> n // 3 changes half().
+    stage(repo, {"app/core.py": CORE.replace("n // 2", "n // 3")})
+    sel = selection(repo)
+    assert sel["tests"] or sel["run_all"], "a behaviour change selected no test"
+    assert "app.core.half" in " ".join(t for s in sel["tests"] for t in s["chain"]) \
+        + " ".join(sel["reasons"])
+
+
+def test_a_test_module_importing_the_changed_module_runs_whole(repo):
+    stage(repo, {"tests/test_direct.py": "from app.core import add\n\n\ndef test_it():\n"
+                                         "    assert add(0, 0) == 0\n"})
+    git(repo, "commit", "-q", "-m", "direct")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    direct = [t for t in selection(repo)["tests"] if t["path"] == "tests/test_direct.py"]
+    assert direct == [{"id": "tests/test_direct.py", "path": "tests/test_direct.py",
+                       "symbol": "", "chain": ["tests/test_direct.py", "app.core.add"],
+                       "reason": "imports the module of app.core.add"}]
+
+
+@pytest.mark.parametrize(("path", "text", "why"), [
+    ("requirements.txt", "requests==2.32.3\n", "the dependencies every test runs against"),
+    ("poetry.lock", "# lock\n", "the dependencies every test runs against"),
+    ("pytest.ini", "[pytest]\naddopts = -x\n", "it can configure how every test runs"),
+    ("pyproject.toml", "[tool.pytest.ini_options]\n", "it can configure how every test runs"),
+])
+def test_lock_files_and_test_configuration_run_everything(repo, path, text, why):
+    stage(repo, {path: text})
+    sel = selection(repo)
+    assert sel["run_all"] is True and sel["tests"] == []
+    assert sel["reasons"] == [f"{path} changed: {why}"]
+    code, out, err = run_tests(repo, "--format", "pytest")
+    assert (code, out) == (0, "")  # `pytest $(...)` with no ids runs the whole suite
+    assert err == f"maguyva-guard: run all tests: {path} changed: {why}\n"
+
+
+def test_a_changed_conftest_runs_every_test_module_under_its_folder(repo):
+    stage(repo, {"tests/conftest.py": FILES["tests/conftest.py"] + "\n\nVALUE = 4\n"})
+    sel = selection(repo)
+    assert sel["run_all"] is False
+    assert [t["id"] for t in sel["tests"]] == [
+        "tests/test_add.py", "tests/test_other.py", "tests/test_total.py"]
+    assert sel["reasons"][0].startswith("tests/conftest.py changed: its fixtures reach")
+
+
+def test_a_module_level_change_runs_the_test_modules_that_import_it(repo):
+    stage(repo, {"app/other.py": "import os\n\nos.environ.setdefault('APP_MODE', 'test')\n\n\n"
+                                 "def unrelated():\n    return 1\n"})
+    sel = selection(repo)
+    assert sel["run_all"] is False
+    assert [t["id"] for t in sel["tests"]] == ["tests/test_other.py"]
+    assert "module-level code changed" in sel["reasons"][0]
+
+
+def test_a_file_without_symbol_support_runs_everything(repo):
+    stage(repo, {"app/schema.graphql": "type Query { add: Int }\n"})
+    sel = selection(repo)
+    assert sel["run_all"] is True
+    assert "(generic tier): no call graph to follow" in sel["reasons"][0]
+
+
+def test_docs_alone_select_no_test(repo):
+    stage(repo, {"README.md": "# app\n"})
+    code, out, err = run_tests(repo, "--format", "pytest")
+    assert (code, out, err) == (0, "", "maguyva-guard: no tests reach this change\n")
+
+
+def test_a_method_other_classes_define_too_runs_the_importers_of_its_module(repo):
+    # An override is called through its base class: no resolved edge names it.
+    stage(repo, {"app/shapes.py": "class Base:\n    def area(self):\n        return 0\n\n\n"
+                                  "class Square(Base):\n    def area(self):\n        return 4\n",
+                 "tests/test_shapes.py": "from app.shapes import Square\n\n\n"
+                                         "def test_area():\n    assert Square().area() == 4\n"})
+    git(repo, "commit", "-q", "-m", "shapes")
+    stage(repo, {"app/shapes.py": "class Base:\n    def area(self):\n        return 0\n\n\n"
+                                  "class Square(Base):\n    def area(self):\n        return 5\n"})
+    sel = selection(repo)
+    assert [t["id"] for t in sel["tests"]] == ["tests/test_shapes.py"]
+    assert any("override called through a base class" in r for r in sel["reasons"])
+
+
+def test_an_ambiguous_edge_runs_the_whole_test_file(repo):
+    # `obj.scale()` on a parameter of unknown type: two classes define scale.
+    stage(repo, {"app/units.py": "class A:\n    def scale(self):\n        return 1\n\n\n"
+                                 "class B:\n    def scale(self):\n        return 2\n",
+                 "tests/test_units.py": "def helper(obj):\n    return obj.scale()\n\n\n"
+                                        "def test_scale():\n    assert helper(1) is None or 1\n"})
+    git(repo, "commit", "-q", "-m", "units")
+    stage(repo, {"app/units.py": "class A:\n    def scale(self):\n        return 10\n\n\n"
+                                 "class B:\n    def scale(self):\n        return 2\n"})
+    sel = selection(repo)
+    units = [t for t in sel["tests"] if t["path"] == "tests/test_units.py"]
+    assert units and units[0]["id"] == "tests/test_units.py"
+    assert "ambiguous edge" in units[0]["reason"]
+
+
+def test_check_json_and_markdown_carry_the_tests_to_run(repo):
+    stage(repo, {"app/core.py": CORE.replace("s = 0", "s = 1")})
+    result = CliRunner().invoke(main, ["check", "--repo", str(repo), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["tests"] == {
+        "tests": [{"id": "tests/test_total.py::test_total", "path": "tests/test_total.py",
+                   "symbol": "tests.test_total.test_total",
+                   "chain": ["tests.test_total.test_total", "app.core.total"], "reason": ""}],
+        "run_all": False, "reasons": []}
+    result = CliRunner().invoke(main, ["check", "--repo", str(repo), "--format", "markdown"])
+    assert result.exit_code == 0, result.output
+    assert "\n### Tests to run\n" in result.stdout
+    assert "<code>tests/test&#95;total.py::test&#95;total</code>" in result.stdout
+
+
+def test_bad_input_is_one_line_and_exit_2(repo):
+    code, out, err = run_tests(repo, "--head", "HEAD")
+    assert (code, out) == (2, "")
+    assert err == "maguyva-guard: error: --head needs --base\n"
+    code, _, err = run_tests(repo, "--format", "xml")
+    assert code == 2 and err.count("\n") == 1 and err.startswith("maguyva-guard: error:")
+
+
+def test_the_action_outputs_the_selection_on_one_line():
+    sel = {"tests": [{"id": "t/test_a.py::test_x", "path": "t/test_a.py"},
+                     {"id": "t/test_a.py::test_y", "path": "t/test_a.py"}],
+           "run_all": False, "reasons": []}
+    assert tests_output.outputs(sel, "pytest") == {
+        "tests": "t/test_a.py::test_x t/test_a.py::test_y", "tests-run-all": "false"}
+    assert tests_output.outputs(sel, "paths")["tests"] == "t/test_a.py"
+    assert tests_output.outputs({**sel, "run_all": True}, "pytest") == {
+        "tests": "", "tests-run-all": "true"}
+
+
+def test_a_test_class_imported_by_another_test_module_selects_that_module_too(repo):
+    # pytest collects an imported test class again, and its subclasses inherit its tests.
+    stage(repo, {"tests/__init__.py": "",
+                 "tests/test_base.py": "from app import add\n\n\nclass TestAdd:\n"
+                                       "    def test_it(self):\n        assert add(1, 1) == 2\n",
+                 "tests/test_more.py": "from tests.test_base import TestAdd\n\n\n"
+                                       "class TestMore(TestAdd):\n    pass\n"})
+    git(repo, "commit", "-q", "-m", "classes")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    ids = chains(selection(repo))
+    assert ids["tests/test_base.py::TestAdd::test_it"] == [
+        "tests.test_base.TestAdd.test_it", "app.core.add"]
+    assert ids["tests/test_more.py"] == ["tests/test_more.py", "tests/test_base.py"]
