@@ -233,11 +233,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
     parser.add_argument("--before", type=Path, default=None,
                         help="a folder holding the previous code's maguyva_guard package")
+    parser.add_argument("--unscored", action="store_true",
+                        help="draw every size past the oracle (no jedi oracle run): timed only")
     args = parser.parse_args(argv)
     sizes = [int(n) for n in args.sizes.split(",")]
     corpus = ensure_repo(PROJECT, VERSION)
     texts = scenarios.read_tracked(corpus)
-    items = sampling.sample(PROJECT, corpus, texts, 1 + SCORED, args.seed).items
+    if args.unscored:
+        items = release_sized(texts, [], 1 + SCORED, args.seed)
+    else:
+        items = sampling.sample(PROJECT, corpus, texts, 1 + SCORED, args.seed).items
     meta = {"machine": report.machine(), "runs": args.runs, "unavailable": {}, "index": "-",
             "command": " ".join(["python bench/check.py", *(argv or sys.argv[1:])])}
     with tempfile.TemporaryDirectory(prefix="mg-check-") as tmp:
@@ -259,9 +264,9 @@ def main(argv: list[str] | None = None) -> int:
                 chosen = items[:1] if size == 1 else items[1:1 + size]
             else:
                 chosen = release_sized(texts, items, size, args.seed)
+            scored = size <= SCORED and not args.unscored
             results[size] = {"keys": [i.scenario.key for i in chosen],
-                             "tools": measure_size(ctx, chosen, args.runs, tools,
-                                                   scored=size <= SCORED)}
+                             "tools": measure_size(ctx, chosen, args.runs, tools, scored)}
     markdown = render(results, meta)
     report.RESULTS.mkdir(parents=True, exist_ok=True)
     (report.RESULTS / "check.md").write_text(markdown)
