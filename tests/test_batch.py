@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import git
+from test_graph_languages import CASES
 
 from maguyva_guard.cli import main
 from maguyva_guard.guard import impact
 from maguyva_guard.index.store import Store
-from tests.conftest import git
-from tests.test_graph_languages import CASES
 
 LANGS = Path(__file__).parent / "fixtures" / "langs"
 SAMPLES = {"python": "sample.py", "javascript": "sample.js", "typescript": "sample.ts",
