@@ -1,10 +1,14 @@
 """Load: `maguyva-guard check` on a repository of 20,000 files with a diff touching 200 of them.
 
     python bench/load.py [--files 20000] [--changed 200] [--fresh]
+    python bench/load.py --files 100000 --changed 10 --typescript --warm-only
 
 Generates the repository once under bench/.cache/load/ (small Python modules that import and
 call each other across 200 packages, a tenth of them JavaScript), commits it, then measures,
-each command in its own child process:
+each command in its own child process. `--typescript`: a fifth of the modules are TypeScript
+instead, and every module also imports one of a few hundred core modules with a skewed
+(Zipf-like) choice, so some modules have thousands of importers, as a monorepo's utilities
+do. `--warm-only` stops after step 2 (a 100,000-file repository):
 
   1. `index`, cold (no index yet);
   2. `check` of a staged diff that changes a function's signature in `--changed` files,
@@ -41,6 +45,8 @@ RESULTS = BENCH / "results"
 LIMIT_BYTES = 2 * 1024**3  # the issue's memory budget
 MODULES_PER_PACKAGE = 100
 JS_EVERY = 10  # one file in ten is JavaScript
+TS_EVERY = 5  # --typescript: one file in five is TypeScript
+CORE_MODULES = 300  # --typescript: the modules everyone imports, skewed to the first ones
 SAMPLE_SECONDS = 0.05
 GIT_ENV = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
            "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.com"}
@@ -79,8 +85,35 @@ def js_module(i: int, n: int) -> str:
             f"export class Widget{i} {{\n  render(x) {{ return helper{i}(x); }}\n}}\n")
 
 
-def path_of(i: int) -> str:
-    ext = "js" if i % JS_EVERY == JS_EVERY - 1 else "py"
+def core_of(i: int) -> int:
+    """A skewed pick among the first CORE_MODULES modules: module 0 is imported by about a
+    quarter of the repository, module 299 by a few dozen files (deterministic in i)."""
+    r = ((i * 2654435761) % 2**32) / 2**32
+    return min(int(CORE_MODULES * r**4), CORE_MODULES - 1)
+
+
+def ts_module(i: int, n: int) -> str:
+    j, c = (i * 31 + 3) % n, core_of(i)
+    return (f"import {{ helper_{j} }} from '../p{j // MODULES_PER_PACKAGE}/m{j}';\n"
+            f"import {{ helper_{c} as core }} from '../p0/m{c}';\n\n"
+            f"export function helper_{i}(value: number, scale = 1): number {{\n"
+            f"  return helper_{j}(value) * scale + core({i});\n}}\n\n"
+            f"export class Widget{i} {{\n  render(x: number) {{ return helper_{i}(x); }}\n}}\n")
+
+
+def typed_python_module(i: int, n: int) -> str:
+    c = core_of(i)
+    return (python_module(i, n).replace('"""\n', f'"""\nfrom pkgs.p0.m{c} import helper_{c}'
+                                        f' as core_{c}\n', 1)
+            + f"\n\ndef uses_core_{i}(x):\n    return core_{c}(x)\n")
+
+
+def path_of(i: int, typescript: bool = False) -> str:
+    if typescript:
+        # The core modules (package 0) stay Python: both languages import them.
+        ext = "ts" if i >= MODULES_PER_PACKAGE and i % TS_EVERY == TS_EVERY - 1 else "py"
+    else:
+        ext = "js" if i % JS_EVERY == JS_EVERY - 1 else "py"
     return f"pkgs/p{i // MODULES_PER_PACKAGE}/m{i}.{ext}"
 
 
@@ -89,18 +122,21 @@ def git(repo: Path, *args: str) -> None:
                    env={**os.environ, **GIT_ENV})
 
 
-def ensure_repo(files: int, fresh: bool) -> Path:
+def ensure_repo(files: int, fresh: bool, typescript: bool = False) -> Path:
     """The generated repository at its first commit, with nothing staged and no index."""
-    repo = CACHE / f"repo-{files}"
+    repo = CACHE / (f"repo-{files}" + ("-ts" if typescript else ""))
     if fresh and repo.exists():
         shutil.rmtree(repo)
     if not (repo / ".git").exists():
         repo.mkdir(parents=True, exist_ok=True)
         git(repo, "init", "-q", "-b", "main")
         for i in range(files):
-            path = repo / path_of(i)
+            path = repo / path_of(i, typescript)
             path.parent.mkdir(parents=True, exist_ok=True)
-            source = js_module if path.suffix == ".js" else python_module
+            if path.suffix == ".py":
+                source = typed_python_module if typescript else python_module
+            else:
+                source = ts_module if path.suffix == ".ts" else js_module
             path.write_text(source(i, files))
         for p in range(-(-files // MODULES_PER_PACKAGE)):
             (repo / f"pkgs/p{p}/__init__.py").write_text("")
@@ -112,19 +148,21 @@ def ensure_repo(files: int, fresh: bool) -> Path:
     return repo
 
 
-def stage_change(repo: Path, files: int, changed: int) -> int:
+def stage_change(repo: Path, files: int, changed: int, typescript: bool = False) -> int:
     """Change a signature in `changed` Python files spread over the repository; returns
     how many files the staged diff touches."""
     step = max(files // changed, 1)
     touched = []
-    for i in range(0, files, step):
+    # --typescript: off the core modules (module 0 has a quarter of the repository as
+    # importers): the diff of an ordinary commit.
+    for i in range(step // 2 if typescript else 0, files, step):
         if len(touched) == changed:
             break
-        if path_of(i).endswith(".py"):
-            path = repo / path_of(i)
+        if path_of(i, typescript).endswith(".py"):
+            path = repo / path_of(i, typescript)
             path.write_text(path.read_text().replace(
                 f"def helper_{i}(value, scale=1):", f"def helper_{i}(value, scale=1, offset=0):"))
-            touched.append(path_of(i))
+            touched.append(path_of(i, typescript))
     git(repo, "add", *touched)
     return len(touched)
 
@@ -212,9 +250,11 @@ def guard(*args: str) -> list[str]:
 # --- The report ----------------------------------------------------------------------------
 
 
-def write_results(files: int, touched: int, runs: list[Measured], progress: str) -> str:
+def write_results(files: int, touched: int, runs: list[Measured], progress: str,
+                  command: str = "") -> str:
+    command = command or f"python bench/load.py --files {files} --changed {touched}"
     lines = [f"# Load: {files:,} files, a staged diff touching {touched} files",
-             "", f"Command: `python bench/load.py --files {files} --changed {touched}`, "
+             "", f"Command: `{command}`, "
              f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}.", "",
              "| run | wall time | peak RSS, largest process | peak RSS, process tree | exit |",
              "|---|---:|---:|---:|---:|"]
@@ -230,8 +270,9 @@ def write_results(files: int, touched: int, runs: list[Measured], progress: str)
               f"the last: `{shown[-1].strip() if shown else 'none'}`.", ""]
     text = "\n".join(lines)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "load.md").write_text(text)
-    (RESULTS / "load.json").write_text(json.dumps(
+    stem = "load" if files == 20_000 else f"load-{files}"
+    (RESULTS / f"{stem}.md").write_text(text)
+    (RESULTS / f"{stem}.json").write_text(json.dumps(
         {"files": files, "touched": touched, "runs": [asdict(m) for m in runs],
          "progress_updates": len(shown)}, indent=2) + "\n")
     return text
@@ -242,19 +283,26 @@ def main() -> int:
     parser.add_argument("--files", type=int, default=20_000)
     parser.add_argument("--changed", type=int, default=200)
     parser.add_argument("--fresh", action="store_true", help="regenerate the repository")
+    parser.add_argument("--typescript", action="store_true",
+                        help="TypeScript beside Python, skewed imports of core modules")
+    parser.add_argument("--warm-only", action="store_true",
+                        help="cold index and warm check only (no fresh-clone check)")
     args = parser.parse_args()
     started = time.perf_counter()
-    repo = ensure_repo(args.files, args.fresh)
+    repo = ensure_repo(args.files, args.fresh, args.typescript)
     print(f"repository ready in {time.perf_counter() - started:.1f} s: {repo}", file=sys.stderr)
     runs = [measure("index, cold", guard("index", "--repo", str(repo)), repo)]
-    touched = stage_change(repo, args.files, args.changed)
+    touched = stage_change(repo, args.files, args.changed, args.typescript)
     check = guard("check", "--repo", str(repo), "--format", "json")
     runs.append(measure(f"check, {touched} files changed, warm index", check, repo))
-    shutil.rmtree(repo / ".git" / "maguyva-guard")
-    runs.append(measure(f"check, {touched} files changed, no index yet", check, repo))
-    shutil.rmtree(repo / ".git" / "maguyva-guard")
-    progress = progress_on_a_tty(guard("check", "--repo", str(repo)), repo)
-    print(write_results(args.files, touched, runs, progress))
+    progress = ""
+    if not args.warm_only:
+        shutil.rmtree(repo / ".git" / "maguyva-guard")
+        runs.append(measure(f"check, {touched} files changed, no index yet", check, repo))
+        shutil.rmtree(repo / ".git" / "maguyva-guard")
+        progress = progress_on_a_tty(guard("check", "--repo", str(repo)), repo)
+    command = " ".join(["python bench/load.py", *sys.argv[1:]])
+    print(write_results(args.files, touched, runs, progress, command))
     return 0 if all(m.returncode in (0, 1) for m in runs) else 1
 
 

@@ -27,6 +27,8 @@ class Run:
     seconds: float
     max_rss_mb: float
     timed_out: bool = False
+    cpu_seconds: float = 0.0  # user + system CPU of the tool and its children (a shared
+    # machine's wall clock waits for other people's work; CPU time does not)
 
 
 GNU_TIME = Path("/usr/bin/time")
@@ -71,4 +73,4 @@ def run(cmd: list[str], cwd: Path, timeout: float = 600.0,
             peak_kb = _peak_kb(report) or float(usage.ru_maxrss)
             return Run(proc.returncode, out.read().decode(errors="replace"),
                        err.read().decode(errors="replace"), seconds, peak_kb / 1024.0,
-                       killed.is_set())
+                       killed.is_set(), usage.ru_utime + usage.ru_stime)

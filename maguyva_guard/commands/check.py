@@ -9,7 +9,7 @@ from pathlib import Path
 from maguyva_guard import git
 from maguyva_guard.config import load_config
 from maguyva_guard.errors import FatalError
-from maguyva_guard.guard import impact, naming, risk
+from maguyva_guard.guard import batch, impact, naming, risk
 from maguyva_guard.guard.model import STAGED, ImpactReport
 from maguyva_guard.index import indexer
 from maguyva_guard.integrations import prepush
@@ -64,11 +64,12 @@ def run(
         from maguyva_guard.commands.tests import ViewReader
 
         views = ViewReader()
-    result = impact.check(
-        str(info.root), base=base, head=head, preset=config.preset, depth=config.depth,
-        semantic_config=config.semantic, max_file_size=config.max_file_size, progress=progress,
-        after=views,
-    )
+    with batch.collector_paused():
+        result = impact.check(
+            str(info.root), base=base, head=head, preset=config.preset, depth=config.depth,
+            semantic_config=config.semantic, max_file_size=config.max_file_size,
+            progress=progress, after=views,
+        )
     # Names as the project's users write them (src-layout, package.json, go.mod).
     head_rev = None if result.head == STAGED else result.head
     result = naming.for_users(result, naming.roots_at(str(info.root), head_rev))

@@ -295,3 +295,42 @@ def top_k(matrix: np.ndarray, query: np.ndarray, k: int,
         rows, dist = rows[keep], dist[keep]
     order = np.lexsort((rows, dist))[:k]
     return [(int(rows[i]), int(dist[i])) for i in order]
+
+
+class Ranking:
+    """Every row of a vectors file ordered by Hamming distance to one query (ties by row),
+    computed once so that any top k of it is a slice: the guard's batched pass ranks all its
+    queries in one numpy sweep instead of one Python pass per changed symbol."""
+
+    def __init__(self, data: bytes, start: int, size: int, order: list[int], dist: list[int]):
+        self._data, self._start, self._size = data, start, size
+        self._order, self._dist = order, dist
+
+    def top_k(self, k: int) -> tuple[list[bytes], list[tuple[int, int]]]:
+        """Exactly what top_k_file(path, query, k) answers for this ranking's query."""
+        rows = self._order[:k]
+        at = self._start
+        keys = [self._data[at + r * self._size : at + r * self._size + KEY_BYTES] for r in rows]
+        return keys, [(r, self._dist[r]) for r in rows]
+
+
+def rank_file(path: Path, queries: list[bytes]) -> dict[bytes, Ranking]:
+    """A Ranking per distinct query (packed bits) over the file's rows, with numpy; {} when
+    the file is missing or not of this shape (the caller then asks top_k_file)."""
+    import numpy as np
+
+    distinct = list(dict.fromkeys(queries))
+    data = _read(path)
+    record = _record_size(data, len(distinct[0])) if data is not None and distinct else None
+    if data is None or record is None or (record[0] - KEY_BYTES) % 8:
+        return {}
+    size, start = record
+    count = (len(data) - start) // size
+    rows = np.frombuffer(data, dtype=np.uint8, count=count * size, offset=start)
+    bits = np.ascontiguousarray(rows.reshape(count, size)[:, KEY_BYTES:])
+    out: dict[bytes, Ranking] = {}
+    for query in distinct:
+        dist = hamming(bits, np.frombuffer(query, dtype=np.uint8))
+        order = np.argsort(dist, kind="stable")  # stable: ties by row, as top_k_file
+        out[query] = Ranking(data, start, size, order.tolist(), dist.tolist())
+    return out

@@ -18,13 +18,14 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from maguyva_guard import git, spec
 from maguyva_guard.errors import FatalError
-from maguyva_guard.guard import changes, model, risk
+from maguyva_guard.guard import batch, changes, model, risk
 from maguyva_guard.guard.model import STAGED
 from maguyva_guard.index import centrality, indexer
 from maguyva_guard.index.store import Store
@@ -52,6 +53,9 @@ GUARD_INTENTS = (spec.IMPACT_ANALYSIS, spec.FIND_REFERENCES)
 # caller (and returns every edge of its target regardless); the others only add ranking
 # evidence, and their hits past the first couple of hundred add none.
 GUARD_CANDIDATES = 200
+# Set to 1, the check asks each changed symbol on its own, as before batching: the reference
+# the batched answer is compared with (tests/test_batch.py, bench/check.py --per-symbol).
+PER_SYMBOL_ENV = "MAGUYVA_GUARD_PER_SYMBOL"
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,10 @@ def weakest(a: str, b: str) -> str:
     return a if CONFIDENCE_RANK.get(a, 2) >= CONFIDENCE_RANK.get(b, 2) else b
 
 
+def guard_query(target: Definition) -> str:
+    return f"who calls or depends on {target.name}"
+
+
 def callers_of(
     store: object,
     sym: ChangedSymbol,
@@ -129,7 +137,7 @@ def callers_of(
     # One wording for both intents (the intent is given, not classified from it): the
     # retrievers then see the same request twice and the Recorder answers the second from
     # memory, so the semantic backend embeds and searches once per symbol, not twice.
-    query = f"who calls or depends on {target.name}"
+    query = guard_query(target)
     for intent in GUARD_INTENTS:
         response = engine.search(
             store, query, preset=preset, target=target, depth=depth,
@@ -213,6 +221,18 @@ def recorders_for(store: object, semantic_config: object | None) -> dict[str, Re
     return {m: Recorder(r) for m, r in engine.retrievers_for(store, semantic_config).items()}
 
 
+def _query_side(store: Store, targets: list[tuple[ChangedSymbol, Definition]], preset: str,
+                config: object | None, batched: bool) -> tuple[object, dict[str, Recorder]]:
+    """The view and retrievers one side's symbols are asked through: shared by all of them
+    (guard/batch.py), or, `batched` off, the plain store as each symbol asked it alone."""
+    if not batched:
+        return store, recorders_for(store, config)
+    view = batch.CheckStore(store)
+    recorders = batch.recorders(view, config, Recorder)
+    batch.prepare(recorders, [guard_query(t) for _, t in targets], preset)
+    return view, recorders
+
+
 def check(
     repo_path: str,
     *,
@@ -224,10 +244,15 @@ def check(
     max_file_size: int | None = None,
     progress: indexer.Progress | None = None,
     after: Callable[[Store], None] | None = None,
+    batched: bool | None = None,
 ) -> model.ImpactReport:
     """Run the guard on one diff; the repository is only read, the index only written.
     `after` reads more of the index before the lock is released (the tests to run): a
-    second open would wait behind a concurrent run that took the lock in between."""
+    second open would wait behind a concurrent run that took the lock in between.
+    `batched` off asks each symbol on its own (the reference the batched path must equal);
+    None: batched unless PER_SYMBOL_ENV is 1."""
+    if batched is None:
+        batched = os.environ.get(PER_SYMBOL_ENV) != "1"
     info = git.repo_info(repo_path)
     repo = str(info.root)
     revs = revisions(repo, base, head)
@@ -252,18 +277,18 @@ def check(
             files=files,
         )
         new_targets, old_targets = _targets(change_set)
-        recorders = recorders_for(store, semantic_config)
+        view, recorders = _query_side(store, new_targets, preset, semantic_config, batched)
         for sym, target in new_targets:
-            run.add(callers_of(store, sym, target, preset=preset, depth=depth,
+            run.add(callers_of(view, sym, target, preset=preset, depth=depth,
                                recorders=recorders, config=semantic_config))
-        run.add(_fallback_hits(store, change_set.fallbacks, preset, recorders, semantic_config))
+        run.add(_fallback_hits(view, change_set.fallbacks, preset, recorders, semantic_config))
         cent = centralities(store, run.affected.keys())
         if old_targets and revs.base is not None:
             # Removed and renamed symbols: their callers are in the old revision.
             indexer.update_tree(store, revs.base, progress=progress, max_size=sizes)
-            recorders = recorders_for(store, semantic_config)
+            view, recorders = _query_side(store, old_targets, preset, semantic_config, batched)
             for sym, target in old_targets:
-                run.add(callers_of(store, sym, target, preset=preset, depth=depth,
+                run.add(callers_of(view, sym, target, preset=preset, depth=depth,
                                    recorders=recorders, config=semantic_config))
             cent.update(centralities(store, [k for k in run.affected if k not in cent]))
         query_seconds = time.perf_counter() - t1

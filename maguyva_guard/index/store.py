@@ -32,7 +32,7 @@ from maguyva_guard.index.schema import (
     index_filename,
 )
 from maguyva_guard.index.writer import StoreWriter
-from maguyva_guard.records import Chunk, Definition, FileSymbols, Reference
+from maguyva_guard.records import IMPORT, Chunk, Definition, FileSymbols, Reference
 
 _DEF_FIELDS = ("d.name, d.qname, d.kind, d.line_start, d.line_end, d.signature, d.doc, "
                "d.parent, d.bases")
@@ -247,6 +247,10 @@ class Store:
 
     def references_in(self, path: str) -> list[Reference]:
         return self.references(path=path)
+
+    def imports_in(self, path: str) -> list[Reference]:
+        """A file's import references, in the order references_in lists them."""
+        return self.references(path=path, kinds=(IMPORT,))
 
     def chunks(self) -> Iterator[tuple[str, Chunk]]:
         """(content hash, chunk) for every chunk of the current view."""

@@ -28,7 +28,13 @@ class Bindings:
     def scope(self: ResolverAPI, path: str) -> FileScope:
         s = self._scopes.get(path)
         if s is None:
-            s = FileScope(path, self.source.definitions_in(path), self.source.references_in(path))
+            imports_in = getattr(self.source, "imports_in", None)
+            defs = self.source.definitions_in(path)
+            if imports_in is None:
+                s = FileScope(path, defs, self.source.references_in(path))
+            else:
+                s = FileScope(path, defs, imports=imports_in(path),
+                              load=lambda: self.source.references_in(path))
             self._scopes[path] = s
         return s
 
@@ -36,6 +42,14 @@ class Bindings:
         if path not in self._texts:
             self._texts[path] = self.source.text(path).splitlines()
         return self._texts[path]
+
+    def top_lines(self: ResolverAPI, path: str) -> list[str]:
+        """The lines of a file that start at column 0 with a name (module-level statements)."""
+        found = self._top.get(path)
+        if found is None:
+            found = self._top[path] = [line for line in self.lines(path)
+                                       if line[:1].isalpha() or line[:1] == "_"]
+        return found
 
     def resolve_dotted(self: ResolverAPI, dotted: str, hops: int = 0) -> Entity | None:
         """A dotted name ("pkg.mod.Class.method") to the entity it names in the repo."""

@@ -31,8 +31,7 @@ class Inference:
         key = (path, name)
         if key not in self._globals:
             self._globals[key] = None  # guards against a cycle through the lookup below
-            top = [line for line in self.lines(path) if line[:1].isalpha() or line[:1] == "_"]
-            mentioned = [line for line in top if line.startswith(name)]
+            mentioned = [line for line in self.top_lines(path) if line.startswith(name)]
             typed = self._typed_by(path, "", name, mentioned, hops) if mentioned else None
             self._globals[key] = typed
         return self._globals[key]

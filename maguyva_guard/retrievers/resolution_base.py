@@ -81,11 +81,26 @@ UNRESOLVED = Resolution((), "")
 class FileScope:
     """The bindings of one file: its definitions and its imports."""
 
-    def __init__(self, path: str, definitions: list[Definition], references: list[Reference]):
+    def __init__(self, path: str, definitions: list[Definition],
+                 references: list[Reference] | None = None, *,
+                 imports: list[Reference] | None = None,
+                 load: Callable[[], list[Reference]] | None = None):
+        """Either all `references` (the imports are picked out of them), or the `imports`
+        alone and a `load` for the rest when asked: resolution reads only a file's imports,
+        a thirteenth of its references (a 50-symbol check on Django loads 1,700 files)."""
         self.path = path
         self.definitions = definitions
-        self.references = references
-        self.imports = [r for r in references if r.kind == IMPORT]
+        self._references = references
+        self._load = load
+        if imports is None:
+            imports = [r for r in references or () if r.kind == IMPORT]
+        self.imports = imports
+
+    @property
+    def references(self) -> list[Reference]:
+        if self._references is None:
+            self._references = self._load() if self._load is not None else []
+        return self._references
 
     @cached_property
     def by_qualified(self) -> dict[str, Definition]:
@@ -151,6 +166,7 @@ class ResolverAPI(Protocol):
     _members: dict[str, tuple[Definition, ...]]
     _one_hierarchy: dict[str, bool]
     _returns: dict[tuple[str, str], Entity | None]
+    _top: dict[str, list[str]]
 
     @property
     def paths(self) -> frozenset[str]: ...
@@ -162,6 +178,7 @@ class ResolverAPI(Protocol):
     def imports(self) -> ImportPaths: ...
     def scope(self, path: str) -> FileScope: ...
     def lines(self, path: str) -> list[str]: ...
+    def top_lines(self, path: str) -> list[str]: ...
     def absolute_import(self, path: str, target: str) -> str: ...
     def resolve_dotted(self, dotted: str, hops: int=0) -> Entity | None: ...
     def module_binding(self, path: str, name: str, hops: int=0) -> Entity | None: ...

@@ -62,3 +62,4 @@ class Resolver(Policy, Inference, Bindings, ModuleNaming):
         self._members: dict[str, tuple[Definition, ...]] = {}
         self._one_hierarchy: dict[str, bool] = {}
         self._returns: dict[tuple[str, str], Entity | None] = {}
+        self._top: dict[str, list[str]] = {}

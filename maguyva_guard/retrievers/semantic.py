@@ -49,6 +49,21 @@ class SemanticRetriever:
         """`config`: the semantic settings (None: the repository's configuration)."""
         self.store = store
         self.config = embeddings.configured(store, config)
+        self._rankings: dict[bytes, vectors.Ranking] = {}  # query bits -> every row ranked
+        # key -> its places (the view is fixed for the retriever's life: one check)
+        self._places: dict[bytes, list[embeddings.Place]] = {}
+
+    def prepare(self, queries: list[str]) -> None:
+        """Rank the stored vectors for many queries at once (numpy, one sweep), so that
+        their searches slice instead of scanning: the guard's batched pass. Only for the
+        embedded backend over a complete view; otherwise each search does its own work."""
+        backend = embedding.select(self.config)
+        if not isinstance(backend, HashEmbedder) or not queries:
+            return
+        path = vectors.file_for(self.store.index_dir, *embedding.tag(backend))
+        if embeddings.is_complete(self.store, path):
+            bits = [backend.embed_one(q) for q in dict.fromkeys(queries)]
+            self._rankings.update(vectors.rank_file(path, bits))
 
     @property
     def may_block(self) -> bool:
@@ -104,8 +119,11 @@ class SemanticRetriever:
         Vectors of chunks that left the view have no place and are passed over."""
         if isinstance(backend, HashEmbedder):
             query_bits = backend.embed_one(request.query)  # no numpy on the hook's path
+            ranking = self._rankings.get(query_bits)
 
             def nearest_of(k: int) -> tuple[list[bytes], list[tuple[int, int]]]:
+                if ranking is not None:
+                    return ranking.top_k(k)
                 return vectors.top_k_file(path, query_bits, k)
         else:
             with embeddings.lock:
@@ -124,7 +142,10 @@ class SemanticRetriever:
             hits = []
             for key, (_, distance) in zip(keys, nearest, strict=True):
                 score = 1.0 - distance / backend.dimension
-                for p in _places_of(self.store, key):
+                places = self._places.get(key)
+                if places is None:
+                    places = self._places[key] = _places_of(self.store, key)
+                for p in places:
                     if p.path not in request.exclude_paths:
                         hits.append(Hit(p.path, p.line_start, p.line_end,
                                         p.symbol or MODULE_SYMBOL, score, spec.SEMANTIC))

@@ -41,6 +41,10 @@ class TextReferences:
 
         return TextRetriever(self.store)
 
+    def lines_referring(self, path: str, name: str) -> set[int]:
+        """The lines of `path` where the index already has a reference to `name`."""
+        return {r.line for r in self.store.references(name=name, path=path)}
+
     def attribute_uses(self, target: Definition) -> Iterator[Reference]:
         """`obj.name` without a call, which the index does not keep everywhere (a property
         read, a bound method passed on): lines the text index finds, turned into references
@@ -56,8 +60,7 @@ class TextReferences:
             if language_for(hit.path) != language:
                 continue  # prose and other languages: a `x.name` there is no reference
             if hit.path not in known:
-                known[hit.path] = {r.line for r in self.resolver.scope(hit.path).references
-                                   if r.name == name}
+                known[hit.path] = self.lines_referring(hit.path, name)
             if hit.line_start in known[hit.path]:
                 continue
             lines = self.resolver.lines(hit.path)
@@ -119,8 +122,7 @@ class TextReferences:
             if language_for(hit.path) != "python" or (paths is not None and hit.path not in paths):
                 continue
             if hit.path not in known:
-                known[hit.path] = {r.line for r in self.resolver.scope(hit.path).references
-                                   if r.name == term}
+                known[hit.path] = self.lines_referring(hit.path, term)
             if hit.line_start in known[hit.path]:
                 continue
             lines = self.resolver.lines(hit.path)
