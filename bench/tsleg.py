@@ -76,22 +76,22 @@ def ensure_tools() -> Path:
     return tsc
 
 
-def ensure_repo() -> Path:
+def ensure_repo(version: str = VERSION) -> Path:
     """rxjs's sources (no `dist/`: compiled output is not what a developer edits)."""
-    dest = REPOS / f"{PACKAGE}-{VERSION}"
+    dest = REPOS / f"{PACKAGE}-{version}"
     if (dest / ".git").is_dir():
         return dest
     NPM.mkdir(parents=True, exist_ok=True)
-    archive = NPM / f"{PACKAGE}-{VERSION}.tgz"
+    archive = NPM / f"{PACKAGE}-{version}.tgz"
     if not archive.exists():
-        _npm(["pack", f"{PACKAGE}@{VERSION}", "--pack-destination", str(NPM)], NPM)
+        _npm(["pack", f"{PACKAGE}@{version}", "--pack-destination", str(NPM)], NPM)
     REPOS.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=REPOS) as tmp:
         top = _unpack(archive, Path(tmp))  # npm's "package/"
         for item in top.iterdir():
             if item.name not in KEEP:
                 shutil.rmtree(item) if item.is_dir() else item.unlink()
-        commit_as_repo(top, dest, f"{PACKAGE} {VERSION} from npm")
+        commit_as_repo(top, dest, f"{PACKAGE} {version} from npm")
     return dest
 
 

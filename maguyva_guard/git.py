@@ -378,3 +378,34 @@ def _unquote_c(raw: bytes) -> bytes:
             out.append(int(raw[i + 1 : i + 4], 8))
             i += 4
     return bytes(out)
+
+
+class GrepLine(NamedTuple):
+    path: str
+    line: int
+    text: str
+
+
+def grep_words(repo: Path | str, rev: str | None, words: Iterable[str],
+               pathspecs: Iterable[str]) -> list[GrepLine]:
+    """Lines naming any of `words` (whole words, fixed strings) in the files of `pathspecs`,
+    in a revision's tree or (rev None) the staged index; binary files skipped."""
+    words = list(words)
+    if not words:
+        return []
+    args = ["grep", "-z", "-n", "-I", "-w", "-F", "--no-color", "--full-name"]
+    for w in words:
+        args += ["-e", w]
+    args += ["--cached"] if rev is None else [rev]
+    proc = run(repo, *args, "--", *pathspecs, check=False)
+    if proc.returncode not in (0, 1):
+        raise FatalError(_first_line(proc.stderr) or "git grep failed")
+    prefix = b"" if rev is None else rev.encode() + b":"
+    out = []
+    for record in proc.stdout.split(b"\n"):
+        fields = record.split(b"\0", 2)
+        if len(fields) != 3 or not fields[1].isdigit():
+            continue
+        path = fields[0][len(prefix):] if prefix and fields[0].startswith(prefix) else fields[0]
+        out.append(GrepLine(_decode(path), int(fields[1]), fields[2].decode("utf-8", "replace")))
+    return out

@@ -175,6 +175,18 @@ class Contribution:
 
 
 @dataclass(frozen=True)
+class Link:
+    """How an affected entry depends on ONE changed symbol. An entry may depend on several
+    changed symbols, directly on one and through a chain on another, resolved for one and
+    by name only for another: its own depth and confidence are those of its best link."""
+
+    changed: str  # the changed symbol's qualified name, as in `because_of`
+    depth: int
+    confidence: str
+    via: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Affected:
     path: str
     symbol: str  # qualified name of the enclosing function/method/class, or "<module>"
@@ -189,6 +201,7 @@ class Affected:
     confidence: str = EXACT  # exact, probable, ambiguous (the weakest edge on the chain)
     via: tuple[str, ...] = ()  # the chain from the changed symbol to this caller
     contributions: tuple[Contribution, ...] = ()
+    links: tuple[Link, ...] = ()  # one per changed symbol in `because_of` (graph callers)
 
 
 @dataclass(frozen=True)
@@ -196,3 +209,39 @@ class Fallback:
     path: str
     reason: str
     queries: tuple[str, ...]
+
+
+# --- Every changed file accounted for (issue 17) ----------------------------------------
+
+@dataclass(frozen=True)
+class ChangedFile:
+    """One changed path and what the guard did with it (check JSON `files`)."""
+
+    path: str
+    kind: str  # code, docs, metadata, config, generated, data, binary, submodule
+    treatment: str  # analysed, analysed-no-behaviour-change, not-analysed
+    reason: str
+    changed_symbols: int = 0
+    lower_bound: bool = False  # code may hide in it that was not analysed
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A place that names something a change touched, found by a fallback search: never a
+    caller, never counted in the summary or the risk."""
+
+    path: str
+    line: int
+    symbol: str
+    because_of: str  # "<path>:<module>" of the change it was searched for
+    term: str  # the identifier or literal that matched
+
+
+@dataclass(frozen=True)
+class DocMention:
+    """Documentation that names a changed or removed symbol: it may need an update."""
+
+    path: str
+    line: int
+    symbol: str  # the changed symbol's qualified name
+    term: str  # the name found

@@ -16,9 +16,12 @@ from maguyva_guard.records import (
     RENAMED,
     SIGNATURE_CHANGED,
     Affected,
+    ChangedFile,
     ChangedSymbol,
     Contribution,
+    DocMention,
     Fallback,
+    Mention,
 )
 from maguyva_guard.spec import centrality_boost, rrf_contribution
 
@@ -78,6 +81,15 @@ def fixture_report(**changes: Any) -> ImpactReport:
         stats=Stats(12, 0.5, 0.25), repo_url=URL,
         possible=(affected("pkg/jobs.py", "pkg.jobs.<b>Job</b>.parse_config", 7, score=0.002,
                            confidence=AMBIGUOUS, kind="method"),),
+        files=(ChangedFile("pkg/config.py", "code", "analysed", "1 changed symbol", 1),
+               ChangedFile("config/defaults.yaml", "config", "analysed",
+                           "changed keys searched for mentions"),
+               ChangedFile("CHANGES.rst", "docs", "not-analysed",
+                           "documentation, cannot change behaviour")),
+        mentions=(Mention("pkg/settings.py", 3, "pkg.settings.<module>",
+                          "config/defaults.yaml:<module>", "parse_config"),),
+        mentions_hidden=(("config/defaults.yaml:<module>", 4),),
+        docs_to_review=(DocMention("docs/api.md", 12, TARGET, "parse_config"),),
     )
     return ImpactReport(**(fields | changes))
 

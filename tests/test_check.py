@@ -165,14 +165,17 @@ def test_first_commit_and_binary_file(make_repo):
     assert not any(f["path"] == "logo.png" for f in report["fallbacks"])
 
 
-def test_module_level_change_falls_back_to_text_and_says_lower_bound(make_repo):
+def test_module_level_change_falls_back_to_mentions_and_says_lower_bound(make_repo):
     repo = make_repo({**FILES, "app/settings.py": "MODE = 'fast'\nprint('mode', MODE)\n",
                       "app/use.py": "def use():\n    return 'fast-path-token'\n"})
     edit(repo, "app/settings.py", "print('mode', MODE)", "print('fast-path-token', MODE)")
     report = check_json(repo)
     (fb,) = report["fallbacks"]
     assert fb["path"] == "app/settings.py" and '"fast-path-token"' in fb["queries"]
-    assert ("app/use.py", "app.use.use") in callers(report)
+    assert report["affected"] == []  # a word search proves no dependency: a mention
+    assert {"path": "app/use.py", "line": 2, "symbol": "app.use.use",
+            "because_of": "app/settings.py:<module>", "term": '"fast-path-token"'} \
+        in report["mentions"]
     assert report["complete"] is False
     code, out, _ = check(repo)
     assert "lower bound" in out

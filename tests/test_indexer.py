@@ -31,8 +31,9 @@ def test_first_update_parses_every_supported_blob(make_repo):
     with Store.open(repo) as store:
         stats = indexer.update(store)
         assert stats.files == len(FILES)
-        # 4 Python files with distinct content + vendor/lib.py; api_pb2.py is generated.
-        assert stats.parsed == 5
+        # 4 Python files with distinct content + vendor/lib.py + api_pb2.py: generated
+        # code is code (parsed, ranked as generated).
+        assert stats.parsed == 6
         assert stats.symbols == len(store.definitions())
         assert stats.references == len(store.references())
         files = store.files()
@@ -136,10 +137,11 @@ def test_generated_marker_and_minified_content(make_repo):
     with Store.open(repo) as store:
         indexer.update(store)
         files = store.files()
-        assert files["gen.py"].category == classify.GENERATED
+        # Marked generated code is parsed (issue 17: its importers are what a change to it
+        # affects); minified code is not.
         assert files["app.js"].category == classify.GENERATED
         assert files["ok.py"].category == classify.SOURCE
-        assert [d.name for d in store.definitions()] == ["g"]
+        assert sorted(d.name for d in store.definitions()) == ["f", "g"]
 
 
 def test_tree_view_and_flipping_back(make_repo):
@@ -148,7 +150,7 @@ def test_tree_view_and_flipping_back(make_repo):
     write_files(repo, {"pkg/config.py": "def parse_config(path, strict):\n    return path\n"})
     git(repo, "commit", "-q", "-am", "change")
     with Store.open(repo) as store:
-        assert indexer.update_tree(store, "HEAD").parsed == 5
+        assert indexer.update_tree(store, "HEAD").parsed == 6  # api_pb2.py included
         assert store.meta_get("view").startswith("tree:")
         assert indexer.update_tree(store, base).parsed == 1  # only the old config.py
         assert store.definitions(name="parse_config")[0].signature == "def parse_config(path)"
@@ -181,7 +183,7 @@ def test_empty_repository_and_detached_head(make_repo):
     repo2 = make_repo(FILES)
     git(repo2, "checkout", "-q", "--detach", "HEAD")
     with Store.open(repo2) as store:
-        assert indexer.update(store).parsed == 5
+        assert indexer.update(store).parsed == 6
         assert indexer.update_tree(store, "HEAD").parsed == 0
 
 
@@ -235,7 +237,7 @@ def test_extractor_change_drops_every_record(make_repo, monkeypatch):
     with Store.open(repo) as store:
         indexer.update(store)
         monkeypatch.setattr(indexer, "extractor_fingerprint", lambda: "another version")
-        assert indexer.update(store).parsed == 5
+        assert indexer.update(store).parsed == 6
 
 
 @pytest.mark.parametrize("hook", ["index_contents", "drop_blobs"])

@@ -240,19 +240,20 @@ def test_long_names_are_cut_at_a_segment_keeping_the_end() -> None:
 
 def test_a_registered_section_shows_in_every_human_format(monkeypatch) -> None:
     """The room left for "docs to review" and "tests to run": a builder reads its field by
-    name; text, Markdown and HTML show its table, escaped like everything else."""
+    name; text, Markdown and HTML show its table, escaped like everything else. (The
+    field here is `tests_to_run`: `docs_to_review` is a field of the model now, of records.)"""
     from maguyva_guard.report import sections
 
     def docs(report: ImpactReport) -> sections.Section | None:
-        rows = getattr(report, "docs_to_review", None)
+        rows = getattr(report, "tests_to_run", None)
         if rows is None:
             return None
-        return sections.Section("docs_to_review", "Docs to review", ("path", "because of"),
+        return sections.Section("tests_to_run", "Docs to review", ("path", "because of"),
                                 tuple(rows), note="They mention a changed symbol.")
 
     monkeypatch.setattr(sections, "BUILDERS", [docs])
     report = fixture_report()
-    object.__setattr__(report, "docs_to_review", (("docs/<b>api</b>.md", "parse_config"),))
+    object.__setattr__(report, "tests_to_run", (("docs/<b>api</b>.md", "parse_config"),))
     text = render(report, "text")
     assert ("Docs to review: They mention a changed symbol.\n"
             "  docs/<b>api</b>.md  parse_config\n") in text

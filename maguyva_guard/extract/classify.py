@@ -84,12 +84,16 @@ def is_binary(data: bytes) -> bool:
     return b"\0" in data[:BINARY_SNIFF_BYTES]
 
 
+def looks_minified(data: bytes) -> bool:
+    """Very long lines on average: nothing a parser or a reader can use line by line."""
+    return bool(data) and len(data) / (data.count(b"\n") + 1) > MINIFIED_AVG_LINE
+
+
 def looks_generated(data: bytes) -> bool:
     """Minified (very long lines on average) or marked by a generator in its first lines."""
     if not data:
         return False
-    lines = data.count(b"\n") + 1
-    if len(data) / lines > MINIFIED_AVG_LINE:
+    if looks_minified(data):
         return True
     head = b"\n".join(data.split(b"\n", MARKER_LINES)[:MARKER_LINES])
     return _GENERATED_MARKER.search(head) is not None
@@ -116,7 +120,9 @@ def blob_status(data: bytes, size: int, language: str | None, max_size: int) -> 
         return SKIPPED_SIZE
     if is_binary(data):
         return SKIPPED_BINARY
-    if looks_generated(data):
+    if looks_minified(data):
+        # Only minified code is skipped: marked generated code is code (a generated table
+        # that other modules import is what a change to it affects), parsed like any other.
         return SKIPPED_GENERATED
     if language is None:
         return SKIPPED_LANGUAGE

@@ -20,9 +20,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from maguyva_guard import git
+from maguyva_guard.extract.docstrings import docstring_lines
 from maguyva_guard.extract.languages import language_for
+from maguyva_guard.guard import files as changed_files
 from maguyva_guard.records import (
     ADDED,
+    CONSTANT,
     MODIFIED,
     REMOVED,
     RENAMED,
@@ -37,6 +40,9 @@ NULL_BLOB = "0" * 40
 # Placed symbols (paths and qualified names filled in) of a blob at a path, or None when
 # the file is not code we can parse (binary, unknown language).
 Parser = Callable[[str, str], FileSymbols | None]
+# What a changed file is, from its change and its newest blob (guard.files.kind_of).
+KindOf = Callable[[git.FileChange, bytes], changed_files.Kind]
+PYTHON_SUFFIXES = (".py", ".pyi")
 
 _COMMENT_LINE = re.compile(r"^\s*(#|//|/\*|\*|\*/)")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
@@ -51,6 +57,8 @@ class ChangeSet:
     fallbacks: tuple[Fallback, ...]
     old_definitions: dict[tuple[str, str], Definition] = field(default_factory=dict)
     new_definitions: dict[tuple[str, str], Definition] = field(default_factory=dict)
+    kinds: dict[str, changed_files.Kind] = field(default_factory=dict)  # path -> its kind
+    version_only: frozenset[str] = frozenset()  # paths where only a version string changed
 
 
 @dataclass
@@ -59,6 +67,7 @@ class _Side:
     symbols: FileSymbols | None
     lines: list[str]
     changed: set[int]
+    noise: set[int] = field(default_factory=set)  # docstring lines: they change no behaviour
 
     def innermost(self) -> list[Definition]:
         """The innermost definition around each changed line, in order, without repeats."""
@@ -83,7 +92,7 @@ class _Side:
         out = []
         for line in sorted(self.changed):
             text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-            if _is_noise(text):
+            if _is_noise(text) or line in self.noise or changed_files.is_version_line(text):
                 continue
             if not any(a <= line <= b for a, b in spans):
                 out.append(line)
@@ -107,8 +116,13 @@ def compute(
     parse: Parser,
     read: Callable[[list[str]], dict[str, bytes]],
     files: list[git.FileChange] | None = None,
+    kind_of: KindOf | None = None,
 ) -> ChangeSet:
-    """The symbols changed between `base` and `head` (None: the staged index)."""
+    """The symbols changed between `base` and `head` (None: the staged index).
+
+    `kind_of` says what each changed file is: only code is parsed for symbols, only code
+    and configuration fall back to searches for what they mention (prose and metadata
+    cannot break a caller). Without it, a file is code when it parses."""
     if files is None:
         files = git.diff_files(repo, base, head)
     hunks = git.diff_hunks(repo, base, head)
@@ -119,13 +133,22 @@ def compute(
     added: list[tuple[_Side, Definition]] = []
     olds: dict[tuple[str, str], Definition] = {}
     news: dict[tuple[str, str], Definition] = {}
+    kinds: dict[str, changed_files.Kind] = {}
+    versions: set[str] = set()
     for f in files:
+        newest = blobs.get(f.new_blob) or blobs.get(f.old_blob) or b""
+        kind = kind_of(f, newest) if kind_of else _default_kind(newest)
+        kinds[f.new_path or f.old_path] = kind
+        if kind.blocked or kind.kind not in (changed_files.CODE, changed_files.GENERATED,
+                                             changed_files.CONFIG):
+            continue
         file_hunks = hunks.get(f.new_path or f.old_path, [])
         old = _side(f.old_path, f.old_blob, blobs, parse, _old_lines(file_hunks, f.status))
         new = _side(f.new_path, f.new_blob, blobs, parse, _new_lines(file_hunks, f.status))
-        if _is_binary(blobs.get(f.new_blob) or blobs.get(f.old_blob) or b""):
+        if _version_only(old, new):
+            versions.add(f.new_path or f.old_path)
             continue
-        fallbacks.extend(_fallbacks(old, new))
+        fallbacks.extend(_fallbacks(old, new, kind.kind == changed_files.CONFIG))
         old_keys, new_keys = _keys(old), _keys(new)
         old_all = {k: d for d, k in old_keys.items()}
         new_all = {k: d for d, k in new_keys.items()}
@@ -134,9 +157,9 @@ def compute(
         for key in dict.fromkeys([*touched, *touched_new]):
             o, n = old_all.get(key), new_all.get(key)
             if o is not None and n is not None:
-                kind = _compare(old, o, new, n)
-                if kind:
-                    changed.append(_changed(n, kind))
+                kind_of_change = _compare(old, o, new, n)
+                if kind_of_change:
+                    changed.append(_changed(n, kind_of_change))
                     olds[(o.path, o.qualified_name)] = o
                     news[(n.path, n.qualified_name)] = n
             elif n is not None:
@@ -144,17 +167,41 @@ def compute(
             elif o is not None:
                 removed.append((old, o))
     changed.extend(_pair_renames(removed, added, olds, news))
-    return ChangeSet(tuple(changed), tuple(fallbacks), olds, news)
+    return ChangeSet(tuple(changed), tuple(fallbacks), olds, news, kinds, frozenset(versions))
+
+
+def _default_kind(data: bytes) -> changed_files.Kind:
+    if _is_binary(data):
+        return changed_files.Kind(changed_files.BINARY)
+    return changed_files.Kind(changed_files.CODE, parsed=True)
+
+
+def _version_only(old: _Side, new: _Side) -> bool:
+    """Every changed line that holds anything is a version string (on both sides)."""
+    seen = False
+    for side in (old, new):
+        if not side.path or len(side.changed) == len(side.lines) > 1:
+            return False  # an added or deleted file is more than a version bump
+        for line in side.changed:
+            text = side.lines[line - 1] if 0 < line <= len(side.lines) else ""
+            if _is_noise(text):
+                continue
+            if not changed_files.is_version_line(text):
+                return False
+            seen = True
+    return seen
 
 
 def _side(
     path: str, blob: str, blobs: dict[str, bytes], parse: Parser, changed: set[int] | None
 ) -> _Side:
     data = blobs.get(blob, b"") if path and blob != NULL_BLOB else b""
-    lines = data.decode("utf-8", errors="replace").splitlines()
+    text = data.decode("utf-8", errors="replace")
+    lines = text.splitlines()
     symbols = parse(blob, path) if data and not _is_binary(data) else None
     every = set(range(1, len(lines) + 1))
-    return _Side(path, symbols, lines, every if changed is None else changed)
+    noise = docstring_lines(data) if symbols and path.endswith(PYTHON_SUFFIXES) else set()
+    return _Side(path, symbols, lines, every if changed is None else changed, noise)
 
 
 def _old_lines(hunks: list[git.Hunk], status: str) -> set[int] | None:
@@ -211,10 +258,11 @@ def _normal(text: str) -> str:
 
 
 def _body(side: _Side, d: Definition, skip_header: bool = False) -> str:
-    lines = side.lines[d.line_start - 1 : d.line_end]
+    first = d.line_start
     if skip_header:
-        header_lines = max(d.signature.count("\n"), 0) + 1
-        lines = lines[header_lines:]
+        first += max(d.signature.count("\n"), 0) + 1
+    numbered = range(first, d.line_end + 1)
+    lines = [side.lines[i - 1] for i in numbered if i not in side.noise and i <= len(side.lines)]
     markers = _comment_markers(side.path)
     code = [_strip_comment(line, markers) for line in lines if not _COMMENT_LINE.match(line)]
     return _normal("\n".join(code))
@@ -239,6 +287,8 @@ def _strip_comment(line: str, markers: tuple[str, ...] = ("#", "//")) -> str:
 
 
 def _compare(old: _Side, o: Definition, new: _Side, n: Definition) -> str:
+    if o.kind == CONSTANT and o.name in changed_files.VERSION_NAMES:
+        return ""  # a release number: no caller's behaviour depends on its value
     if _normal(o.signature) != _normal(n.signature):
         return SIGNATURE_CHANGED
     if _body(old, o) != _body(new, n):
@@ -289,15 +339,16 @@ def _pair_renames(
             yield _changed(n, ADDED)
 
 
-def _fallbacks(old: _Side, new: _Side) -> list[Fallback]:
+def _fallbacks(old: _Side, new: _Side, config: bool = False) -> list[Fallback]:
     """Changed code that no symbol holds: search for what it mentions instead."""
     out = []
     for side in (new, old) if new.path else (old,):
         if not side.path or not side.lines:
             continue
         if side.symbols is None:
-            lines = sorted(side.changed)
-            reason = "no symbol support for this file type"
+            lines = [i for i in sorted(side.changed) if 0 < i <= len(side.lines)
+                     and not changed_files.is_version_line(side.lines[i - 1])]
+            reason = "configuration changed" if config else "no symbol support for this file type"
         else:
             lines = side.orphan_lines()
             reason = "module-level code changed"
@@ -314,17 +365,40 @@ def _queries(lines: list[str]) -> list[str]:
     """Exact-match queries from changed lines: quoted literals first, then identifiers.
 
     Only the first MAX_FALLBACK_LINES are read: a generated file can change a million
-    lines, and scanning them all costs seconds for queries its first lines already give."""
+    lines, and scanning them all costs seconds for queries its first lines already give.
+    Only terms that can name code are kept: identifiers that are not keywords or common
+    English words, and literals without spaces that are not a plain word. Which of them
+    the index knows is decided later (guard.mentions); this keeps MAX_FALLBACK_CANDIDATES.
+    """
     lines = lines[:MAX_FALLBACK_LINES]
     found: dict[str, None] = {}
     for line in lines:
         for m in _STRING.finditer(line):
-            found.setdefault(f'"{m.group(2)}"', None)
+            if _CODE_LITERAL.match(m.group(2)) and not _PLAIN_WORD.match(m.group(2)):
+                found.setdefault(f'"{m.group(2)}"', None)
     for line in lines:
-        for word in _IDENTIFIER.findall(line):
-            if word not in _KEYWORDS:
+        for word in _IDENTIFIER.findall(_STRING.sub(" ", line)):
+            if word not in _KEYWORDS and word.lower() not in STOP_WORDS:
                 found.setdefault(word, None)
-    return list(found)[:MAX_FALLBACK_QUERIES]
+    return list(found)[:MAX_FALLBACK_CANDIDATES]
+
+
+MAX_FALLBACK_CANDIDATES = 40  # terms per file offered to guard.mentions, which keeps the known
+_CODE_LITERAL = re.compile(r"^[\w.\-/:@$#]{4,80}$")
+_PLAIN_WORD = re.compile(r"^[A-Za-z][a-z]*$")
+# English words that are also valid identifiers: in prose-like code lines (messages,
+# comments without a marker) they name nothing. Checked lower-cased.
+STOP_WORDS = frozenset(
+    """the and for with that this from are was were has have had not but you your all any
+    can may must should would could will shall need needs use used using see also more
+    most some such than then them they their there these those what when where which who
+    why how here under over into onto upon about after before again only own same very
+    just now new old one two three first last next each every both few other another
+    version versions release released changes changed change note notes added removed
+    fixed fix fixes bug bugs issue issues support supported web http https www com org
+    html json yaml name names value values default true false none null yes
+    """.split()
+)
 
 
 _KEYWORDS = frozenset(

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field, replace
 
 from maguyva_guard import git, spec
 from maguyva_guard.errors import FatalError
-from maguyva_guard.guard import batch, changes, model, risk
+from maguyva_guard.guard import batch, changes, docs, mentions, model, risk
+from maguyva_guard.guard import files as changed_files
 from maguyva_guard.guard.model import STAGED
 from maguyva_guard.index import centrality, indexer
 from maguyva_guard.index.store import Store
@@ -36,12 +37,13 @@ from maguyva_guard.records import (
     REMOVED,
     RENAMED,
     Affected,
+    ChangedFile,
     ChangedSymbol,
     Contribution,
     Definition,
-    Fallback,
     FileSymbols,
     Hit,
+    Link,
 )
 from maguyva_guard.retrievers.base import Retriever, SearchRequest
 from maguyva_guard.retrievers.protocols import implicit_reason, is_protocol_method
@@ -186,12 +188,9 @@ def callers_of(
             confidence=h.confidence or EXACT,
             via=h.via,
             contributions=contribs,
+            links=(Link(sym.qualified_name, h.depth, h.confidence or EXACT, h.via),),
         )
     return found
-
-
-FALLBACK_HITS_PER_QUERY = 10  # a module-level edit's identifiers can be everywhere: keep the best
-FALLBACK_CAUSE = ":<module>"  # `because_of` of a fallback hit: "<path>:<module>"
 
 
 @dataclass
@@ -214,7 +213,22 @@ class _Run:
                 because_of=tuple(dict.fromkeys(prev.because_of + a.because_of)),
                 modalities=tuple(sorted(set(prev.modalities) | set(a.modalities))),
                 confidence=min(a.confidence, prev.confidence, key=CONFIDENCE_RANK.__getitem__),
+                links=_merged_links(prev.links + a.links),
             )
+
+
+def _link_rank(link: Link) -> tuple[int, int]:
+    return link.depth, CONFIDENCE_RANK.get(link.confidence, 2)
+
+
+def _merged_links(links: tuple[Link, ...]) -> tuple[Link, ...]:
+    """The best link per changed symbol, in first-seen order."""
+    best: dict[str, Link] = {}
+    for link in links:
+        prev = best.get(link.changed)
+        if prev is None or _link_rank(link) < _link_rank(prev):
+            best[link.changed] = link
+    return tuple(best.values())
 
 
 def recorders_for(store: object, semantic_config: object | None) -> dict[str, Recorder]:
@@ -274,14 +288,17 @@ def check(
         t1 = time.perf_counter()
         change_set = changes.compute(
             repo, revs.base, revs.head, _parser(store), lambda ids: git.read_blobs(repo, ids),
-            files=files,
+            files=files, kind_of=_kind_of(store),
         )
         new_targets, old_targets = _targets(change_set)
         view, recorders = _query_side(store, new_targets, preset, semantic_config, batched)
         for sym, target in new_targets:
             run.add(callers_of(view, sym, target, preset=preset, depth=depth,
                                recorders=recorders, config=semantic_config))
-        run.add(_fallback_hits(view, change_set.fallbacks, preset, recorders, semantic_config))
+        configs = frozenset(p for p, k in change_set.kinds.items()
+                            if k.kind == changed_files.CONFIG)
+        found = mentions.search(store.conn, recorders.get(spec.TEXT), change_set.fallbacks,
+                                drop_if_unknown=configs)
         cent = centralities(store, run.affected.keys())
         if old_targets and revs.base is not None:
             # Removed and renamed symbols: their callers are in the old revision.
@@ -291,11 +308,32 @@ def check(
                 run.add(callers_of(view, sym, target, preset=preset, depth=depth,
                                    recorders=recorders, config=semantic_config))
             cent.update(centralities(store, [k for k in run.affected if k not in cent]))
+        review = docs.review(repo, revs.head, change_set.changed)
         query_seconds = time.perf_counter() - t1
         files_indexed = len(store.files())
         if after is not None:
             after(store)
-    return _report(repo, revs, change_set, run, cent, files_indexed, index_seconds, query_seconds)
+    accounted = changed_files.accounted(files, change_set.kinds, change_set.changed,
+                                        found.fallbacks, change_set.version_only.__contains__)
+    # The fallbacks with the terms actually searched; the files, mentions and docs apart.
+    change_set = replace(change_set, fallbacks=found.fallbacks)
+    result = _report(repo, revs, change_set, run, cent, files_indexed, index_seconds,
+                     query_seconds, accounted)
+    return replace(result, mentions=found.mentions, mentions_hidden=found.hidden,
+                   docs_to_review=review.docs, docs_hidden=review.hidden)
+
+
+def _kind_of(store: Store) -> changes.KindOf:
+    """What a changed file is, from its newest blob and what the index made of it."""
+
+    def kind_of(change: git.FileChange, data: bytes) -> changed_files.Kind:
+        blob = change.new_blob if change.new_path and change.new_blob != NULL else change.old_blob
+        path = change.new_path or change.old_path
+        row = store.conn.execute("SELECT status, size FROM blobs WHERE oid = ?", (blob,)).fetchone()
+        status, size = (row[0], row[1]) if row else (None, len(data))
+        return changed_files.kind_of(change, data, status, size, indexer.language_of(path))
+
+    return kind_of
 
 
 def _parser(store: Store) -> changes.Parser:
@@ -338,38 +376,6 @@ def _renamed_from(change_set: changes.ChangeSet, sym: ChangedSymbol) -> str:
     return sym.qualified_name
 
 
-def _fallback_hits(
-    store: object,
-    fallbacks: tuple[Fallback, ...],
-    preset: str,
-    recorders: dict[str, Recorder],
-    config: object | None,
-) -> dict[tuple[str, str], Affected]:
-    """Exact-match queries for what a change outside any symbol mentions (SPEC 7, step 4)."""
-    found: dict[tuple[str, str], Affected] = {}
-    for fb in fallbacks:
-        for query in fb.queries:
-            response = engine.search(
-                store, query, preset=preset, intent=spec.EXACT_MATCH,
-                limit=FALLBACK_HITS_PER_QUERY, dedupe_per_file=False, retrievers=recorders,
-                config=config,
-            )
-            for r in response.results:
-                if r.path == fb.path:
-                    continue
-                key = (r.path, r.symbol)
-                if key in found:
-                    continue
-                found[key] = Affected(
-                    path=r.path, symbol=r.symbol, line=r.line_start, kind=r.kind or "",
-                    score=r.score, centrality=0.0, depth=1,
-                    because_of=(fb.path + FALLBACK_CAUSE,), modalities=tuple(r.modalities),
-                    fusion_strategy=response.fusion_strategy, confidence=AMBIGUOUS,
-                    contributions=contributions_of(r),
-                )
-    return found
-
-
 def _report(
     repo: str,
     revs: Revisions,
@@ -379,6 +385,7 @@ def _report(
     files_indexed: int,
     index_seconds: float,
     query_seconds: float,
+    files: tuple[ChangedFile, ...] = (),
 ) -> model.ImpactReport:
     everything = [
         replace(a, centrality=round(cent.get((a.path, a.symbol), 0.0), 4))
@@ -387,8 +394,8 @@ def _report(
     everything.sort(key=lambda a: (-a.score, -a.centrality, a.depth, a.path, a.line))
     affected, possible = _split_possible(everything)
     implicit = [implicit_reason(c) for c in change_set.changed if is_protocol_method(c)]
-    reasons = (*implicit, *model.derived_reasons(affected, change_set.fallbacks)) \
-        if implicit else ()
+    reasons = (*implicit, *model.derived_reasons(affected, change_set.fallbacks),
+               *model.unread_reasons(files)) if implicit else ()
     return model.ImpactReport(
         repo=".",
         base=revs.base,
@@ -406,6 +413,7 @@ def _report(
         incomplete_reasons=reasons,
         repo_url=None,
         possible=tuple(possible),
+        files=files,
     )
 
 
@@ -413,18 +421,30 @@ def _split_possible(everything: list[Affected]) -> tuple[list[Affected], list[Af
     """A name-only match through the graph is a possible caller, listed apart: grep-like
     guesses would otherwise drown the resolved callers. But a changed symbol with no
     resolved caller keeps its name-only matches as affected (marked ambiguous): showing
-    "nothing affected" when candidates exist is the false safety we never give. Fallback
-    hits keep their own group."""
-    resolved = {b for a in everything if a.confidence != AMBIGUOUS for b in a.because_of}
+    "nothing affected" when candidates exist is the false safety we never give.
+
+    Decided per link: an entry that calls one changed symbol for sure and matches another
+    by name only is an affected caller of the first and a possible caller of the second,
+    never an exact caller of both. Fallback hits keep their own group."""
+    resolved = {link.changed for a in everything for link in a.links
+                if link.confidence != AMBIGUOUS}
     affected, possible = [], []
     for a in everything:
-        name_only = a.confidence == AMBIGUOUS and _graph_found(a)
-        if name_only and any(b in resolved for b in a.because_of):
-            possible.append(a)
-        else:
+        if not a.links:
             affected.append(a)
+            continue
+        kept = [k for k in a.links if k.confidence != AMBIGUOUS or k.changed not in resolved]
+        dropped = [k for k in a.links if k not in kept]
+        if dropped:
+            possible.append(_narrowed(a, dropped))
+        if kept:
+            affected.append(_narrowed(a, kept) if dropped else a)
     return affected, possible
 
 
-def _graph_found(a: Affected) -> bool:
-    return spec.GRAPH in a.modalities and not any(b.endswith(FALLBACK_CAUSE) for b in a.because_of)
+def _narrowed(a: Affected, links: list[Link]) -> Affected:
+    """The entry as a caller of these links' changed symbols only."""
+    best = min(links, key=_link_rank)
+    return replace(a, because_of=tuple(k.changed for k in links), depth=best.depth,
+                   confidence=best.confidence, via=best.via, links=tuple(links))
+

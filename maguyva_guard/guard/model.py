@@ -16,7 +16,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.guard.risk import max_risk
-from maguyva_guard.records import AMBIGUOUS, Affected, ChangedSymbol, Fallback
+from maguyva_guard.records import (
+    AMBIGUOUS,
+    Affected,
+    ChangedFile,
+    ChangedSymbol,
+    DocMention,
+    Fallback,
+    Mention,
+)
 
 if TYPE_CHECKING:
     from maguyva_guard.guard.testpicker import TestSelection
@@ -43,7 +51,51 @@ def possible_reason(count: int) -> str:
 
 
 def fallback_reason(count: int) -> str:
-    return f"{plural(count, 'change')} not pinned to a symbol, searched for by fallback queries"
+    return (f"{plural(count, 'change')} not pinned to a symbol (what names it is listed as"
+            " mentions, not callers)")
+
+
+MODULE_CAUSE: Final = ":<module>"  # `because_of` of a mention: "<path>:<module>"
+# Paths listed per group of the files section in text and Markdown (JSON lists all).
+FILES_SHOWN: Final = 5
+# Files named one by one in the summary's reasons; past this, they are counted.
+UNREAD_NAMED: Final = 3
+
+
+@dataclass(frozen=True)
+class FileGroup:
+    """Changed files not analysed as code that share a class and a reason."""
+
+    kind: str
+    reason: str
+    paths: tuple[str, ...]
+    lower_bound: bool
+
+    @property
+    def shown(self) -> tuple[str, ...]:
+        return self.paths[:FILES_SHOWN]
+
+    @property
+    def hidden(self) -> int:
+        return max(len(self.paths) - FILES_SHOWN, 0)
+
+
+def file_groups(files: Sequence[ChangedFile]) -> list[FileGroup]:
+    """The not-analysed files by (class, reason), the ones that make a lower bound first."""
+    by: dict[tuple[str, str, bool], list[str]] = {}
+    for f in files:
+        if f.treatment == "not-analysed":
+            by.setdefault((f.kind, f.reason, f.lower_bound), []).append(f.path)
+    out = [FileGroup(k, r, tuple(p), lb) for (k, r, lb), p in by.items()]
+    return sorted(out, key=lambda g: (not g.lower_bound, g.kind))
+
+
+def unread_reasons(files: Sequence[ChangedFile]) -> list[str]:
+    """Why the list is a lower bound because of files whose code could not be read."""
+    unread = [f for f in files if f.lower_bound]
+    if len(unread) <= UNREAD_NAMED:
+        return [f"{f.path} not analysed ({f.reason})" for f in unread]
+    return [f"{plural(len(unread), 'changed file')} not analysed as code (listed under files)"]
 
 
 def derived_reasons(affected: Sequence[Affected], fallbacks: Sequence[Fallback]) -> list[str]:
@@ -89,11 +141,21 @@ class ImpactReport:
     possible: tuple[Affected, ...] = ()
     # The tests to run (`maguyva-guard tests`), when the format shows them (Markdown, JSON).
     tests: TestSelection | None = None
+    # Every changed path with its class, treatment and reason (issue 17).
+    files: tuple[ChangedFile, ...] = ()
+    # What fallback searches found: places naming what a change touched, never callers,
+    # never counted in the summary or the risk; per change, how many were not listed.
+    mentions: tuple[Mention, ...] = ()
+    mentions_hidden: tuple[tuple[str, int], ...] = ()
+    # Documentation naming a changed or removed symbol; per symbol, how many not listed.
+    docs_to_review: tuple[DocMention, ...] = ()
+    docs_hidden: tuple[tuple[str, int], ...] = ()
 
     def __post_init__(self) -> None:
         reasons = list(dict.fromkeys(self.incomplete_reasons))
         if not reasons:
             reasons = derived_reasons(self.affected, self.fallbacks)
+            reasons.extend(unread_reasons(self.files))
         if self.possible and not any(r.startswith(POSSIBLE_PREFIX) for r in reasons):
             reasons.append(possible_reason(len(self.possible)))
         if not self.complete and not reasons:
@@ -103,6 +165,8 @@ class ImpactReport:
         object.__setattr__(self, "affected", tuple(self.affected))
         object.__setattr__(self, "fallbacks", tuple(self.fallbacks))
         object.__setattr__(self, "possible", tuple(self.possible))
+        for name in ("files", "mentions", "mentions_hidden", "docs_to_review", "docs_hidden"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
         object.__setattr__(self, "incomplete_reasons", tuple(reasons))
         object.__setattr__(self, "complete", not reasons)
 
@@ -123,6 +187,27 @@ class ImpactReport:
         if self.complete:
             return f"{callers} of {symbols} (complete)"
         return f"{callers} of {symbols} (lower bound: {reasons})"
+
+
+    @property
+    def not_analysed(self) -> tuple[ChangedFile, ...]:
+        """The changed files not analysed as code (the report's compact files section)."""
+        return tuple(f for f in self.files if f.treatment == "not-analysed")
+
+    @property
+    def mention_count(self) -> int:
+        """Every mention found, listed or not."""
+        return len(self.mentions) + sum(n for _, n in self.mentions_hidden)
+
+    def mentions_for(self, fallback: Fallback) -> tuple[Mention, ...]:
+        cause = fallback.path + MODULE_CAUSE
+        return tuple(m for m in self.mentions if m.because_of == cause)
+
+    def hidden_mentions(self, because_of: str) -> int:
+        return dict(self.mentions_hidden).get(because_of, 0)
+
+    def hidden_docs(self, symbol: str) -> int:
+        return dict(self.docs_hidden).get(symbol, 0)
 
 
 def rank_key(a: Affected) -> tuple[float, float, int, str, int, str]:

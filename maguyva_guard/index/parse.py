@@ -87,8 +87,8 @@ def index_blobs(root: str, writer: StoreWriter, fresh: Mapping[str, tuple[str, i
 
 def _status(path: str, data: bytes, size: int, language: str | None, max_size: int) -> str:
     status = classify.blob_status(data, size, language, max_size)
-    if status == classify.PARSED and classify.path_category(path) == classify.GENERATED:
-        return classify.SKIPPED_GENERATED  # *_pb2.py, *.min.js: named as generated
+    if status == classify.PARSED and path.endswith((".min.js", ".min.mjs", ".min.css")):
+        return classify.SKIPPED_GENERATED  # minified by name, even with short lines
     return status
 
 

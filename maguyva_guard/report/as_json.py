@@ -12,7 +12,16 @@ import json
 from typing import Final, NotRequired, TypedDict
 
 from maguyva_guard.guard.model import ImpactReport, ranked
-from maguyva_guard.records import Affected, ChangedSymbol, Contribution, Fallback
+from maguyva_guard.records import (
+    Affected,
+    ChangedFile,
+    ChangedSymbol,
+    Contribution,
+    DocMention,
+    Fallback,
+    Link,
+    Mention,
+)
 
 VERSION: Final = 1  # CONTRACT.md "version": bump only for a breaking change, which we avoid
 
@@ -44,6 +53,13 @@ class ContributionJSON(TypedDict):
     value: float
 
 
+class LinkJSON(TypedDict):
+    changed_symbol: str
+    depth: int
+    confidence: str
+    via: list[str]
+
+
 class AffectedJSON(TypedDict):
     path: str
     symbol: str
@@ -58,12 +74,36 @@ class AffectedJSON(TypedDict):
     confidence: str  # ours
     via: list[str]  # ours
     contributions: list[ContributionJSON]  # ours
+    links: list[LinkJSON]  # ours: depth and confidence per changed symbol in because_of
 
 
 class FallbackJSON(TypedDict):
     path: str
     reason: str
     queries: list[str]
+
+
+# "class" is a Python keyword: the functional form names it.
+FileJSON = TypedDict("FileJSON", {
+    "path": str, "class": str, "treatment": str, "reason": str,
+    "changed_symbols": int,  # ours
+    "lower_bound": bool,  # ours: code may hide in it that was not analysed
+})
+
+
+class MentionJSON(TypedDict):
+    path: str
+    line: int
+    symbol: str
+    because_of: str
+    term: str
+
+
+class DocJSON(TypedDict):
+    path: str
+    line: int
+    symbol: str
+    term: str
 
 
 class StatsJSON(TypedDict):
@@ -86,6 +126,11 @@ class CheckJSON(TypedDict):
     incomplete_reasons: list[str]  # ours
     summary: str  # ours
     risk: str  # ours: the highest risk of any changed symbol
+    files: list[FileJSON]  # every changed path: class, treatment, reason
+    mentions: list[MentionJSON]  # fallback hits: never callers, never counted
+    mentions_omitted: dict[str, int]  # ours: per change, mentions past the cap
+    docs_to_review: list[DocJSON]  # documentation naming a changed or removed symbol
+    docs_omitted: dict[str, int]  # ours: per changed symbol, docs past the cap
 
 
 def render_json(report: ImpactReport) -> str:
@@ -117,7 +162,26 @@ def to_json(report: ImpactReport) -> CheckJSON:
         "incomplete_reasons": list(report.incomplete_reasons),
         "summary": report.summary,
         "risk": report.risk,
+        "files": [_file(f) for f in report.files],
+        "mentions": [_mention(m) for m in report.mentions],
+        "mentions_omitted": dict(report.mentions_hidden),
+        "docs_to_review": [_doc(d) for d in report.docs_to_review],
+        "docs_omitted": dict(report.docs_hidden),
     }
+
+
+def _file(f: ChangedFile) -> FileJSON:
+    return {"path": f.path, "class": f.kind, "treatment": f.treatment, "reason": f.reason,
+            "changed_symbols": f.changed_symbols, "lower_bound": f.lower_bound}
+
+
+def _mention(m: Mention) -> MentionJSON:
+    return {"path": m.path, "line": m.line, "symbol": m.symbol, "because_of": m.because_of,
+            "term": m.term}
+
+
+def _doc(d: DocMention) -> DocJSON:
+    return {"path": d.path, "line": d.line, "symbol": d.symbol, "term": d.term}
 
 
 def _changed(c: ChangedSymbol) -> ChangedSymbolJSON:
@@ -153,7 +217,13 @@ def _affected(a: Affected) -> AffectedJSON:
         "confidence": a.confidence,
         "via": list(a.via),
         "contributions": [_contribution(c) for c in a.contributions],
+        "links": [_link(k) for k in a.links],
     }
+
+
+def _link(k: Link) -> LinkJSON:
+    return {"changed_symbol": k.changed, "depth": k.depth, "confidence": k.confidence,
+            "via": list(k.via)}
 
 
 def _contribution(c: Contribution) -> ContributionJSON:

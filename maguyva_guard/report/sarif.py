@@ -123,6 +123,9 @@ def to_sarif(report: ImpactReport) -> dict[str, Any]:
             "incompleteReasons": list(report.incomplete_reasons),
             "summary": report.summary,
             "risk": report.risk,
+            # Mentions are not alerts (a word search proves no dependency): counted only.
+            "mentions": report.mention_count,
+            "filesNotAnalysed": len(report.not_analysed),
         },
     }
     repo_url = escape.http_url(report.repo_url)
@@ -241,6 +244,32 @@ def _notifications(report: ImpactReport) -> list[dict[str, Any]]:
             "message": {"text": escape.visible(f"{f.path}: {f.reason}")},
             "locations": [{"physicalLocation": {"artifactLocation": {
                 "uri": quote(f.path, safe="/"), "uriBaseId": SRCROOT}}}],
+        })
+    notes.extend(_file_notes(report))
+    return notes
+
+
+def _file_notes(report: ImpactReport) -> list[dict[str, Any]]:
+    """Changed files whose code was not read (the lower bound's cause), and documentation
+    that names a changed symbol, located where they are."""
+    notes: list[dict[str, Any]] = []
+    for f in report.files:
+        if f.lower_bound:
+            notes.append({
+                "level": "warning",
+                "descriptor": {"id": "not-analysed"},
+                "message": {"text": escape.visible(f"{f.path}: {f.reason}")},
+                "locations": [{"physicalLocation": {"artifactLocation": {
+                    "uri": quote(f.path, safe="/"), "uriBaseId": SRCROOT}}}],
+            })
+    for d in report.docs_to_review:
+        notes.append({
+            "level": "note",
+            "descriptor": {"id": "docs-to-review"},
+            "message": {"text": escape.visible(f"{d.path}:{d.line} names {d.term} ({d.symbol})")},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": quote(d.path, safe="/"), "uriBaseId": SRCROOT},
+                "region": {"startLine": max(d.line, 1)}}}],
         })
     return notes
 

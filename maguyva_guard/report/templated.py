@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import quote
 
 from maguyva_guard import __version__
-from maguyva_guard.guard.model import STAGED
+from maguyva_guard.guard.model import STAGED, file_groups
 from maguyva_guard.records import REMOVED, Affected, ChangedSymbol
 from maguyva_guard.report import escape, fit, graphview, mermaid, sections, tree
 from maguyva_guard.report.groups import groups
@@ -65,7 +65,8 @@ POSSIBLE_SHOWN = 20
 def render_text(report: ImpactReport, groups: list[SymbolGroup], *, color: bool) -> str:
     template = _environment("text", color).get_template("text.j2")
     return template.render(report=report, groups=groups, possible_shown=POSSIBLE_SHOWN,
-                           sections=sections.extra_sections(report))
+                           sections=sections.extra_sections(report),
+                           file_groups=file_groups(report.files))
 
 
 def render_markdown(report: ImpactReport, max_callers: int, limit: int | None = None) -> str:
@@ -79,6 +80,7 @@ def render_markdown(report: ImpactReport, max_callers: int, limit: int | None = 
         report=report, link=_linker(report), version=__version__,
         picture=Safe(mermaid.markdown_block(graphview.build(report))),
         sections=sections.extra_sections(report),
+        file_groups=file_groups(report.files),
     )
 
     def render(table: list[SymbolGroup], shown: list[SymbolGroup], cut: fit.Cut) -> str:
