@@ -94,6 +94,15 @@ def cli_json(repo: Path, *argv: str) -> dict[str, Any]:
     return json.loads(result.output)
 
 
+def table(answer: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    """A list of the answer as objects: its rows read with the head's column names (a row
+    may stop before its empty last columns)."""
+    columns = answer["columns"][key]
+    for row in answer[key]:
+        assert len(row) <= len(columns)
+    return [dict(zip(columns, row, strict=False)) for row in answer[key]]
+
+
 def callers_of(entries: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     return [(a["path"], a["symbol"], a["line"], a["depth"], a["confidence"]) for a in entries]
 
@@ -132,11 +141,11 @@ def test_search_explain_and_definition_answer_as_query_json_does(repo) -> None:
     assert (search["intent"], search["fusion_strategy"], search["modalities_run"]) == (
         cli["intent"], cli["fusion_strategy"], cli["modalities_run"])
     assert [(r["path"], r["line_start"], r["line_end"], r["symbol"], r["modalities"])
-            for r in search["results"]] == [
+            for r in table(search, "results")] == [
         (r["path"], r["line_start"], r["line_end"], r["symbol"], r["modalities"])
         for r in cli["results"]]
     assert search["index"] == {"view": "staged", "files": 4, "up_to_date": True}
-    top = next(r for r in search["results"] if r["symbol"] == "pkg.core.parse_config")
+    top = next(r for r in table(search, "results") if r["symbol"] == "pkg.core.parse_config")
     assert top["snippet"] == 'def parse_config(text): ⏎ """Parse KEY=VALUE lines into a dict."""'
 
     cli = cli_json(repo, "query", "who calls load", "--json")
@@ -149,7 +158,7 @@ def test_search_explain_and_definition_answer_as_query_json_does(repo) -> None:
     assert [r["symbol"] for r in explain["results"]] == ["pkg.app.start"]
 
     cli = cli_json(repo, "query", "def parse_config", "--json")["results"][0]
-    (found,) = definition["definitions"]
+    (found,) = table(definition, "definitions")
     assert (found["path"], found["line_start"], found["line_end"], found["qualified_name"]) == (
         cli["path"], cli["line_start"], cli["line_end"], cli["symbol"])
     assert found["signature"] == "def parse_config(text)"
@@ -158,21 +167,25 @@ def test_search_explain_and_definition_answer_as_query_json_does(repo) -> None:
 def test_impact_and_callers_answer_as_check_json_does(repo) -> None:
     async def scenario(s: ClientSession) -> list[dict[str, Any]]:
         return [await ask(s, "impact", symbol="pkg.core.load"),
-                await ask(s, "callers", symbol="load", depth=2)]
+                await ask(s, "callers", symbol="load", depth=2),
+                await ask(s, "callers", symbol="parse_config", depth=2)]
 
-    impact, callers = serve(repo, scenario)
+    impact, callers, deeper = serve(repo, scenario)
+    # A chain: `through` names what lies between the symbol asked about and the caller.
+    assert ["pkg/app.py", 5, "pkg.app.start", 2, "exact", ["pkg.core.load"]] in deeper["callers"]
+    assert ["pkg/core.py", 9, "pkg.core.load", 1, "exact"] in deeper["callers"]
     # The same question to the CLI: an edit inside load's body, staged, checked.
     core = repo / "pkg" / "core.py"
     core.write_text(core.read_text().replace("handle.read()", "handle.read() or ''"))
     git(repo, "add", "pkg/core.py")
     cli = cli_json(repo, "check", "--format", "json")
-    assert [c["qualified_name"] for c in impact["changed_symbols"]] == ["pkg.core.load"]
-    assert callers_of(impact["affected"]) == callers_of(cli["affected"]) == [
+    assert [c["qualified_name"] for c in table(impact, "changed_symbols")] == ["pkg.core.load"]
+    assert callers_of(table(impact, "affected")) == callers_of(cli["affected"]) == [
         ("pkg/app.py", "pkg.app.start", 5, 1, "exact"),
         ("pkg/app.py", "<module>", 1, 1, "exact")]
     assert (impact["summary"], impact["complete"], impact["risk"]) == (
         cli["summary"], cli["complete"], cli["risk"])
-    assert callers_of(callers["callers"]) == callers_of(cli["affected"])
+    assert callers_of(table(callers, "callers")) == callers_of(cli["affected"])
     assert callers["symbol"]["qualified_name"] == "pkg.core.load"
 
     async def staged(s: ClientSession) -> dict[str, Any]:
@@ -180,7 +193,7 @@ def test_impact_and_callers_answer_as_check_json_does(repo) -> None:
 
     answer = serve(repo, staged)
     assert answer["head"] == "STAGED"
-    assert callers_of(answer["affected"]) == callers_of(cli["affected"])
+    assert callers_of(table(answer, "affected")) == callers_of(cli["affected"])
     # The index held the staged edit, which is also what the working tree has.
     assert answer["index"]["up_to_date"] is True
 
@@ -201,7 +214,7 @@ def test_pages_through_a_large_answer_with_the_cursor(repo) -> None:
     for page in pages:  # every page within the budget, estimated as characters / 4
         assert len(json.dumps(page, separators=(",", ":"), ensure_ascii=False)) <= 300 * 4
     assert sum(p["page"]["returned"] for p in pages) == pages[0]["page"]["total"]
-    paged = [c for p in pages for c in p["callers"]]
+    paged = [c for p in pages for c in table(p, "callers")]
     assert len(paged) == CALLERS_OF_PARSE + 2  # use_0..use_39, load, many.py's import
     # The CLI's list for the same question: an edit inside parse_config, checked to depth 1.
     core = repo / "pkg" / "core.py"
@@ -241,7 +254,7 @@ def test_bad_symbol_and_bad_revision_are_tool_errors_and_the_server_goes_on(repo
         "unknown revision: no-such-branch",
         "give a symbol or revisions (base/head, staged), not both",
     ]
-    assert still["definitions"][0]["qualified_name"] == "pkg.app.start"
+    assert table(still, "definitions")[0]["qualified_name"] == "pkg.app.start"
 
 
 def test_a_folder_outside_a_git_work_tree_is_a_tool_error(tmp_path) -> None:

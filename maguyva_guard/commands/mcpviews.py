@@ -1,8 +1,12 @@
 """What each MCP tool shows of an api answer: a head and the lists to page through.
 
-Views keep the CLI JSON's key names (path, line_start, symbol, confidence, via...) so that
-an agent that knows one knows the other, and leave out what costs tokens without telling
-the agent anything: contributions outside `explain`, a chain of one, empty optional lists.
+Lists are tables: the head's `columns` names each list's columns once, and each item is a
+row (an array), since repeating the keys on every caller cost about a third of an answer.
+Column names are the CLI JSON's (path, line, symbol, depth, confidence...), so an agent
+that knows one knows the other. Left out, as tokens that tell the agent nothing:
+contributions outside `explain`, and the first link of a chain (always the symbol asked
+about): `through` lists the symbols between it and the caller. A row may stop before its
+last columns when they are empty.
 """
 
 from __future__ import annotations
@@ -19,7 +23,15 @@ from maguyva_guard.api_records import (
 from maguyva_guard.index.freshness import IndexState
 from maguyva_guard.records import Affected, ChangedSymbol, Contribution
 
-View = tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]  # head, lists
+View = tuple[dict[str, Any], dict[str, list[Any]]]  # head, lists (rows or objects)
+CALLER_COLUMNS: Final = ("path", "line", "symbol", "depth", "confidence", "through")
+CAUSE_COLUMNS: Final = (*CALLER_COLUMNS, "because_of")  # when several symbols changed
+HIT_COLUMNS: Final = ("path", "line_start", "line_end", "symbol", "kind", "score",
+                      "modalities", "snippet")
+DEFINITION_COLUMNS: Final = ("qualified_name", "path", "line_start", "line_end", "kind",
+                             "signature", "doc")
+CHANGED_COLUMNS: Final = ("qualified_name", "path", "line_start", "line_end", "kind", "change",
+                          "risk", "old_name", "old_path")
 SCORE_DIGITS: Final = 4
 VALUE_DIGITS: Final = 6
 
@@ -50,25 +62,35 @@ def search(a: SearchAnswer, explain: bool = False) -> View:
     if a.notes:
         head["notes"] = list(a.notes)
     head["index"] = index(a.index)
-    return head, {"results": [_hit(h, explain) for h in a.results]}
+    if explain:
+        return head, {"results": [_explained(h) for h in a.results]}
+    head["columns"] = {"results": list(HIT_COLUMNS)}
+    return head, {"results": [_row(h.path, h.line_start, h.line_end, h.symbol, h.kind,
+                                   round(h.score, SCORE_DIGITS), list(h.modalities), h.snippet)
+                              for h in a.results]}
 
 
-def _hit(h: SearchHit, explain: bool) -> dict[str, Any]:
+def _explained(h: SearchHit) -> dict[str, Any]:
+    """A result with the arithmetic of its score: objects, not rows, for the nesting."""
     out: dict[str, Any] = {
         "path": h.path, "line_start": h.line_start, "line_end": h.line_end, "symbol": h.symbol,
-        "kind": h.kind, "score": round(h.score, SCORE_DIGITS), "modalities": list(h.modalities),
+        "kind": h.kind, "score": round(h.score, VALUE_DIGITS), "modalities": list(h.modalities),
+        "contributions": [_contribution(c) for c in h.contributions],
+        "centrality": round(h.centrality, 2),
     }
-    if explain:
-        out["score"] = round(h.score, VALUE_DIGITS)
-        out["contributions"] = [_contribution(c) for c in h.contributions]
-        out["centrality"] = round(h.centrality, 2)
-        if h.demotion != 1.0:
-            out.update(demotion=h.demotion, category=h.category)
-        if h.also_found:
-            out["also_found"] = [_contribution(c) for c in h.also_found]
-    elif h.snippet:
-        out["snippet"] = h.snippet
+    if h.demotion != 1.0:
+        out.update(demotion=h.demotion, category=h.category)
+    if h.also_found:
+        out["also_found"] = [_contribution(c) for c in h.also_found]
     return out
+
+
+def _row(*values: Any) -> list[Any]:
+    """The values, without the empty ones at the end (their columns say what they were)."""
+    row = list(values)
+    while row and row[-1] in ("", [], None):
+        row.pop()
+    return row
 
 
 def _contribution(c: Contribution) -> dict[str, Any]:
@@ -83,7 +105,10 @@ def impact(a: ImpactAnswer) -> View:
         "risk": a.risk, "index": index(a.index),
     }
     several = len(a.changed_symbols) > 1 or bool(a.fallbacks)
-    lists = {
+    columns = list(CAUSE_COLUMNS if several else CALLER_COLUMNS)
+    head["columns"] = {"changed_symbols": list(CHANGED_COLUMNS), "affected": columns,
+                       "possible": columns}
+    lists: dict[str, list[Any]] = {
         "changed_symbols": [_changed(c) for c in a.changed_symbols],
         "affected": [_caller(x, because=several) for x in a.affected],
         "possible": [_caller(x, because=several) for x in a.possible],
@@ -93,25 +118,16 @@ def impact(a: ImpactAnswer) -> View:
     return head, lists
 
 
-def _changed(c: ChangedSymbol) -> dict[str, Any]:
-    out: dict[str, Any] = {"qualified_name": c.qualified_name, "path": c.path,
-                           "line_start": c.line_start, "line_end": c.line_end, "kind": c.kind,
-                           "change": c.change, "risk": c.risk}
-    if c.old_name:
-        out["old_name"] = c.old_name
-    if c.old_path:
-        out["old_path"] = c.old_path
-    return out
+def _changed(c: ChangedSymbol) -> list[Any]:
+    return _row(c.qualified_name, c.path, c.line_start, c.line_end, c.kind, c.change, c.risk,
+                c.old_name, c.old_path)
 
 
-def _caller(a: Affected, because: bool = False) -> dict[str, Any]:
-    out: dict[str, Any] = {"path": a.path, "line": a.line, "symbol": a.symbol,
-                           "depth": a.depth, "confidence": a.confidence}
-    if len(a.via) > 1:
-        out["via"] = list(a.via)
+def _caller(a: Affected, because: bool = False) -> list[Any]:
+    through = list(a.via[1:])
     if because:
-        out["because_of"] = list(a.because_of)
-    return out
+        return [a.path, a.line, a.symbol, a.depth, a.confidence, through, list(a.because_of)]
+    return _row(a.path, a.line, a.symbol, a.depth, a.confidence, through)
 
 
 def callers(a: CallersAnswer) -> View:
@@ -122,14 +138,15 @@ def callers(a: CallersAnswer) -> View:
                    "line_start": s.line_start, "kind": s.kind},
         "depth": a.depth, "complete": a.complete,
         "incomplete_reasons": list(a.incomplete_reasons), "index": index(a.index),
+        "columns": {"callers": list(CALLER_COLUMNS), "possible": list(CALLER_COLUMNS)},
     }
     return head, {"callers": [_caller(x) for x in a.callers],
                   "possible": [_caller(x) for x in a.possible]}
 
 
 def definition(a: DefinitionAnswer) -> View:
-    head: dict[str, Any] = {"version": a.version, "name": a.name, "index": index(a.index)}
-    found = [{"qualified_name": d.qualified_name, "path": d.path, "line_start": d.line_start,
-              "line_end": d.line_end, "kind": d.kind, "signature": d.signature, "doc": d.doc}
-             for d in a.definitions]
+    head: dict[str, Any] = {"version": a.version, "name": a.name, "index": index(a.index),
+                            "columns": {"definitions": list(DEFINITION_COLUMNS)}}
+    found = [_row(d.qualified_name, d.path, d.line_start, d.line_end, d.kind, d.signature,
+                  d.doc) for d in a.definitions]
     return head, {"definitions": found}
