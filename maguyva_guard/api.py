@@ -56,6 +56,7 @@ def search(repo: str, question: str, *, preset: str = spec.DEFAULT, limit: int =
 
     `snippets` adds each result's first lines; `worktree` False skips comparing the working
     tree with the index (`index.up_to_date` None), as the CLI does."""
+    pending = freshness.Comparison(repo, worktree)
     with Store.open(repo, exclusive=True) as store:
         indexer.update(store, progress=progress)
         settings = load_config(store.root)
@@ -63,7 +64,7 @@ def search(repo: str, question: str, *, preset: str = spec.DEFAULT, limit: int =
                                  config=settings.semantic)
         hits = tuple(SearchHit.of(r, _snippet(store, r.path, r.line_start) if snippets else "")
                      for r in response.results)
-        index = _staged_state(store, worktree)
+        index = _staged_state(store, pending)
     return SearchAnswer.of(response, hits, index)
 
 
@@ -79,13 +80,14 @@ def definition(repo: str, name: str, *, worktree: bool = True) -> DefinitionAnsw
     (every definition of it; in any case when no case-exact one exists)."""
     if not name.strip():
         raise FatalError("the name is empty")
+    pending = freshness.Comparison(repo, worktree)
     with Store.open(repo, exclusive=True) as store:
         indexer.update(store)
         found = symbols.find(store, name) or store.definitions(name_caseless=name.strip())
         if not found:
             raise FatalError(f"no definition of {name!r} in the index "
                              f"({len(store.files())} files of the staged view)")
-        index = _staged_state(store, worktree)
+        index = _staged_state(store, pending)
     ordered = sorted(found, key=lambda d: (d.qualified_name, d.path, d.line_start))
     return DefinitionAnswer(name=name, definitions=tuple(ordered), index=index)
 
@@ -105,18 +107,16 @@ def impact(repo: str, *, symbol: str | None = None, base: str | None = None,
     config = load_config(info.root).merged(preset=preset, depth=depth)
     if symbol is not None:
         return _symbol_impact(str(info.root), symbol, config, worktree, progress)
+    pending = freshness.Comparison(str(info.root), worktree and base is None)
     result = guard.check(
         str(info.root), base=base, head=head, preset=config.preset, depth=config.depth,
         semantic_config=config.semantic, max_file_size=config.max_file_size, progress=progress,
     )
     result = _excluded(result, config)
-    if base is None:
-        index = freshness.state(str(info.root), indexer.STAGED, result.stats.files_indexed,
-                                worktree)
-    else:
-        tree = f"{freshness.TREE_PREFIX}{git.resolve(str(info.root), head or 'HEAD')}"
-        index = freshness.state(str(info.root), tree, result.stats.files_indexed, worktree)
-    return ImpactAnswer.of(result, index)
+    view = indexer.STAGED
+    if base is not None:
+        view = f"{freshness.TREE_PREFIX}{git.resolve(str(info.root), head or 'HEAD')}"
+    return ImpactAnswer.of(result, pending.state(view, result.stats.files_indexed))
 
 
 def callers(repo: str, symbol: str, *, depth: int = 1, preset: str | None = None,
@@ -134,12 +134,13 @@ def callers(repo: str, symbol: str, *, depth: int = 1, preset: str | None = None
 
 def _symbol_impact(root: str, symbol: str, config: Config, worktree: bool,
                    progress: indexer.Progress | None) -> ImpactAnswer:
+    pending = freshness.Comparison(root, worktree)
     with Store.open(root, exclusive=True) as store:
         indexer.update(store, progress=progress, max_size=config.max_file_size)
         centrality.refresh(store)
         result = symbols.impact(store, symbol, preset=config.preset, depth=config.depth,
                                 semantic_config=config.semantic)
-        index = _staged_state(store, worktree)
+        index = _staged_state(store, pending)
     return ImpactAnswer.of(_excluded(result, config), index)
 
 
@@ -150,8 +151,9 @@ def _excluded(result: ImpactReport, config: Config) -> ImpactReport:
                                           if not config.is_excluded(a.path)))
 
 
-def _staged_state(store: Store, worktree: bool) -> IndexState:
-    return freshness.state(str(store.root), indexer.STAGED, len(store.files()), worktree)
+def _staged_state(store: Store, pending: freshness.Comparison) -> IndexState:
+    """The staged view's state; its digest is the one the update just compared."""
+    return pending.state(indexer.STAGED, len(store.files()), store.meta_get("view_digest"))
 
 
 def _snippet(store: Store, path: str, line: int) -> str:

@@ -9,6 +9,7 @@ view. `state` says so, with the paths (the first few; all of them counted).
 from __future__ import annotations
 
 import hashlib
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Final
 
@@ -56,20 +57,35 @@ class IndexState:
         return "; ".join(parts) + ": `git add` them to include them"
 
 
-def state(repo: str, view: str, files: int, worktree: bool = True) -> IndexState:
-    """The IndexState of an index just brought up to date with `view`.
+class Comparison:
+    """The working tree compared with the staged index, started at once and run in the
+    background while the question is answered: two walks of the working tree, 0.1 to 0.2 s
+    on Django, hidden behind the answer instead of added to it.
 
-    `worktree` False skips the three git calls that compare the working tree and fingerprint
-    the staged view; the state then claims nothing (up_to_date None, no digest).
+    `enabled` False compares nothing (the CLI, which does not show it): the state then
+    claims nothing (up_to_date None).
     """
-    if view != STAGED:
-        return IndexState(view=view, files=files, up_to_date=True, digest=view)
-    if not worktree:
-        return IndexState(view=view, files=files, up_to_date=None)
-    digest = hashlib.sha1(git.ls_index_raw(repo)).hexdigest()
-    unstaged, untracked = git.worktree_changes(repo)
-    return IndexState(
-        view=view, files=files, up_to_date=not unstaged and not untracked,
-        unstaged=tuple(unstaged[:LISTED_PATHS]), untracked=tuple(untracked[:LISTED_PATHS]),
-        unstaged_count=len(unstaged), untracked_count=len(untracked), digest=digest,
-    )
+
+    def __init__(self, repo: str, enabled: bool = True) -> None:
+        self.repo = repo
+        self.pending: Future[tuple[list[str], list[str]]] | None = None
+        if enabled:
+            pool = ThreadPoolExecutor(1, thread_name_prefix="worktree")
+            self.pending = pool.submit(git.worktree_changes, repo)
+            pool.shutdown(wait=False)
+
+    def state(self, view: str, files: int, digest: str | None = None) -> IndexState:
+        """The IndexState of an index just brought up to date with `view`; `digest` is the
+        staged view's fingerprint (computed here when not given)."""
+        if view != STAGED:
+            return IndexState(view=view, files=files, up_to_date=True, digest=view)
+        if self.pending is None:
+            return IndexState(view=view, files=files, up_to_date=None, digest=digest or "")
+        if digest is None:
+            digest = hashlib.sha1(git.ls_index_raw(self.repo)).hexdigest()
+        unstaged, untracked = self.pending.result()
+        return IndexState(
+            view=view, files=files, up_to_date=not unstaged and not untracked,
+            unstaged=tuple(unstaged[:LISTED_PATHS]), untracked=tuple(untracked[:LISTED_PATHS]),
+            unstaged_count=len(unstaged), untracked_count=len(untracked), digest=digest,
+        )
