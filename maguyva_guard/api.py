@@ -47,6 +47,8 @@ __all__ = ["API_VERSION", "CallersAnswer", "DefinitionAnswer", "ImpactAnswer", "
 
 SNIPPET_LINES = 2  # of a search result's first lines
 SNIPPET_CHARS = 160
+SNIPPET_WINDOW = 6  # lines looked at for the SNIPPET_LINES worth showing
+DOC_QUOTES = frozenset({'"""', "'''", 'r"""', "r'''"})  # a docstring's opening line alone
 
 
 def search(repo: str, question: str, *, preset: str = spec.DEFAULT, limit: int = 10,
@@ -157,7 +159,9 @@ def _staged_state(store: Store, pending: freshness.Comparison) -> IndexState:
 
 
 def _snippet(store: Store, path: str, line: int) -> str:
-    """The result's first lines, stripped and joined, cut at SNIPPET_CHARS."""
-    lines = store.text(path).splitlines()[max(line - 1, 0): line - 1 + SNIPPET_LINES]
-    text = " ⏎ ".join(s.strip() for s in lines if s.strip())
+    """The result's first lines with something to read (a bare docstring quote is skipped),
+    stripped and joined, cut at SNIPPET_CHARS."""
+    window = store.text(path).splitlines()[max(line - 1, 0): line - 1 + SNIPPET_WINDOW]
+    kept = [s.strip() for s in window if s.strip() and s.strip() not in DOC_QUOTES]
+    text = " ⏎ ".join(kept[:SNIPPET_LINES])
     return text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1] + "…"

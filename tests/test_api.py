@@ -34,6 +34,7 @@ REPO = {
     ),
     "pkg/a.py": "def helper():\n    return 1\n",
     "pkg/b.py": "def helper():\n    return 2\n",
+    "pkg/models.py": 'class Settings:\n    """\n    Read from a file.\n    """\n',
 }
 
 
@@ -109,3 +110,11 @@ def test_the_cli_does_not_pay_for_the_working_tree_comparison(repo) -> None:
     state = api.search(str(repo), "load").index
     assert (state.up_to_date, state.untracked, state.untracked_count) == (
         False, ("untracked.py",), 1)
+
+
+def test_a_snippet_skips_a_docstrings_bare_opening_quotes(repo) -> None:
+    answer = api.search(str(repo), "class Settings", snippets=True)
+    top = answer.results[0]
+    assert (top.symbol, top.snippet) == ("pkg.models.Settings",
+                                         "class Settings: ⏎ Read from a file.")
+    assert api.search(str(repo), "class Settings").results[0].snippet == ""
