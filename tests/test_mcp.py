@@ -18,11 +18,9 @@ import anyio
 import pytest
 from click.testing import CliRunner
 from conftest import git
+from mcp import ClientSession, StdioServerParameters, stdio_client  # the test extra has it
 
 from maguyva_guard.cli import main
-
-pytest.importorskip("mcp")  # the `mcp` extra (in the test extra: CI installs it)
-from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
 
 CALLERS_OF_PARSE = 40  # functions in pkg/many.py that call parse_config: a long answer
 

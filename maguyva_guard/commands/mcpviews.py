@@ -32,6 +32,7 @@ DEFINITION_COLUMNS: Final = ("qualified_name", "path", "line_start", "line_end",
                              "signature", "doc")
 CHANGED_COLUMNS: Final = ("qualified_name", "path", "line_start", "line_end", "kind", "change",
                           "risk", "old_name", "old_path")
+TEXT_CHARS: Final = 240  # a signature or doc longer than this is cut: one row stays small
 SCORE_DIGITS: Final = 4
 VALUE_DIGITS: Final = 6
 
@@ -147,6 +148,10 @@ def callers(a: CallersAnswer) -> View:
 def definition(a: DefinitionAnswer) -> View:
     head: dict[str, Any] = {"version": a.version, "name": a.name, "index": index(a.index),
                             "columns": {"definitions": list(DEFINITION_COLUMNS)}}
-    found = [_row(d.qualified_name, d.path, d.line_start, d.line_end, d.kind, d.signature,
-                  d.doc) for d in a.definitions]
+    found = [_row(d.qualified_name, d.path, d.line_start, d.line_end, d.kind,
+                  _cut(d.signature), _cut(d.doc)) for d in a.definitions]
     return head, {"definitions": found}
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= TEXT_CHARS else text[: TEXT_CHARS - 1] + "…"
