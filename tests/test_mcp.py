@@ -118,11 +118,11 @@ def test_lists_the_five_tools_with_their_arguments(repo) -> None:
     assert sorted(tools) == ["callers", "definition", "explain", "impact", "search"]
     args = {name: sorted(t.input_schema["properties"]) for name, t in tools.items()}
     assert args == {
-        "search": ["cursor", "limit", "preset", "question"],
-        "explain": ["cursor", "limit", "preset", "question"],
-        "definition": ["cursor", "name"],
-        "callers": ["cursor", "depth", "symbol"],
-        "impact": ["base", "cursor", "depth", "head", "staged", "symbol"],
+        "search": ["cursor", "limit", "max_tokens", "preset", "question"],
+        "explain": ["cursor", "limit", "max_tokens", "preset", "question"],
+        "definition": ["cursor", "max_tokens", "name"],
+        "callers": ["cursor", "depth", "max_tokens", "symbol"],
+        "impact": ["base", "cursor", "depth", "head", "max_tokens", "staged", "symbol"],
     }
     assert tools["search"].input_schema["required"] == ["question"]
     assert all(t.annotations.read_only_hint for t in tools.values())
@@ -205,15 +205,19 @@ def test_pages_through_a_large_answer_with_the_cursor(repo) -> None:
         cursor = pages[0]["page"]["next_cursor"]
         other = await fail(s, "callers", symbol="load", cursor=cursor)
         garbage = await fail(s, "callers", symbol="parse_config", cursor="not-a-cursor")
-        return pages, other, garbage
+        # A larger budget for one call: the rest of the answer in one page.
+        rest = await ask(s, "callers", symbol="parse_config", cursor=cursor, max_tokens=5000)
+        return pages, other, garbage, rest
 
-    pages, other, garbage = serve(repo, scenario, "--max-tokens", "300")
+    pages, other, garbage, rest = serve(repo, scenario, "--max-tokens", "300")
     assert len(pages) > 3
     for page in pages:  # every page within the budget, estimated as characters / 4
         assert len(json.dumps(page, separators=(",", ":"), ensure_ascii=False)) <= 300 * 4
     assert sum(p["page"]["returned"] for p in pages) == pages[0]["page"]["total"]
     paged = [c for p in pages for c in table(p, "callers")]
     assert len(paged) == CALLERS_OF_PARSE + 2  # use_0..use_39, load, many.py's import
+    assert rest["page"]["next_cursor"] is None
+    assert table(rest, "callers") == paged[pages[0]["page"]["returned"]:]
     # The CLI's list for the same question: an edit inside parse_config, checked to depth 1.
     core = repo / "pkg" / "core.py"
     core.write_text(core.read_text().replace("dict(pairs)", "dict(pairs or [])"))

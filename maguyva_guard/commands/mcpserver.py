@@ -45,6 +45,9 @@ READ_ONLY: Final = ToolAnnotations(read_only_hint=True, destructive_hint=False,
 Preset = Literal["quick", "default", "thorough"]
 Cursor = Annotated[str | None, Field(description="page.next_cursor of the previous answer; "
                                                  "repeat the other arguments unchanged")]
+MaxTokens = Annotated[int | None, Field(ge=paging.MIN_MAX_TOKENS, le=paging.MAX_MAX_TOKENS,
+                                        description="this answer's budget (default: the "
+                                        "server's); the rest comes by cursor")]
 
 
 class Tools:
@@ -56,7 +59,8 @@ class Tools:
         self.lock = threading.Lock()
 
     def answer(self, tool: str, args: dict[str, Any], cursor: str | None,
-               ask: Callable[[], Any], show: Callable[[Any], mcpviews.View]) -> str:
+               ask: Callable[[], Any], show: Callable[[Any], mcpviews.View],
+               max_tokens: int | None = None) -> str:
         """Ask the api, show the answer's view, page it; errors as tool errors."""
         try:
             with self.lock:
@@ -65,7 +69,7 @@ class Tools:
             digest = found.index.digest
             question = paging.question_key(tool, args)
             offset = paging.start(cursor, question, digest)
-            return paging.page(head, lists, offset=offset, max_tokens=self.max_tokens,
+            return paging.page(head, lists, offset=offset, max_tokens=max_tokens or self.max_tokens,
                                question=question, index=digest)
         except FatalError as exc:
             raise ToolError(str(exc)) from None
@@ -108,6 +112,7 @@ def _tool_functions(t: Tools) -> list[Callable[..., str]]:
         preset: Annotated[Preset, Field(description="how many retrievers run")] = "default",
         limit: Annotated[int, Field(ge=1, le=100, description="how many results")] = 10,
         cursor: Cursor = None,
+        max_tokens: MaxTokens = None,
     ) -> str:
         """The fused code search (text, structure, call graph, embeddings): the intent it
         read, its confidence, the fusion strategy, and ranked results with path, lines,
@@ -115,28 +120,30 @@ def _tool_functions(t: Tools) -> list[Callable[..., str]]:
         return t.answer("search", {"q": question, "p": preset, "l": limit}, cursor,
                         lambda: api.search(t.repo, question, preset=preset, limit=limit,
                                            snippets=True),
-                        mcpviews.search)
+                        mcpviews.search, max_tokens)
 
     def explain(
         question: Annotated[str, Field(description="the search question to explain")],
         preset: Annotated[Preset, Field(description="how many retrievers run")] = "default",
         limit: Annotated[int, Field(ge=1, le=100, description="how many results")] = 10,
         cursor: Cursor = None,
+        max_tokens: MaxTokens = None,
     ) -> str:
         """How search answers a question: the classifier's rule and terms, the plan (direct
         or fused, k, retrievers run or failed), and each result's score contributions."""
         return t.answer("explain", {"q": question, "p": preset, "l": limit}, cursor,
                         lambda: api.explain(t.repo, question, preset=preset, limit=limit),
-                        lambda a: mcpviews.search(a, explain=True))
+                        lambda a: mcpviews.search(a, explain=True), max_tokens)
 
     def definition(
         name: Annotated[str, Field(description="a qualified name (pkg.mod.Class.method), a "
                                    "dotted suffix of one (Class.method) or a bare name")],
         cursor: Cursor = None,
+        max_tokens: MaxTokens = None,
     ) -> str:
         """Where a name is defined: qualified name, path, lines, kind, signature, doc."""
         return t.answer("definition", {"n": name}, cursor,
-                        lambda: api.definition(t.repo, name), mcpviews.definition)
+                        lambda: api.definition(t.repo, name), mcpviews.definition, max_tokens)
 
     def callers(
         symbol: Annotated[str, Field(description="the function, method or class: a qualified "
@@ -144,12 +151,14 @@ def _tool_functions(t: Tools) -> list[Callable[..., str]]:
         depth: Annotated[int, Field(ge=1, le=5, description="1: direct callers; 2: their "
                                     "callers too...")] = 1,
         cursor: Cursor = None,
+        max_tokens: MaxTokens = None,
     ) -> str:
         """Who calls a symbol: resolved callers with depth, confidence (exact, probable,
         ambiguous) and chain; name-only matches apart in `possible`. complete=false means the
         list is a lower bound, for the reasons given."""
         return t.answer("callers", {"s": symbol, "d": depth}, cursor,
-                        lambda: api.callers(t.repo, symbol, depth=depth), mcpviews.callers)
+                        lambda: api.callers(t.repo, symbol, depth=depth), mcpviews.callers,
+                        max_tokens)
 
     def impact(
         symbol: Annotated[str | None, Field(description="what if this symbol changed")] = None,
@@ -162,6 +171,7 @@ def _tool_functions(t: Tools) -> list[Callable[..., str]]:
         depth: Annotated[int | None, Field(ge=1, le=5, description="how far to follow "
                                            "callers (default 2)")] = None,
         cursor: Cursor = None,
+        max_tokens: MaxTokens = None,
     ) -> str:
         """What a change can break: changed symbols with their risk, affected callers with
         depth, confidence and chain, name-only `possible` callers, and the verdict
@@ -170,7 +180,7 @@ def _tool_functions(t: Tools) -> list[Callable[..., str]]:
         return t.answer("impact", args, cursor,
                         lambda: api.impact(t.repo, symbol=symbol, base=base, head=head,
                                            staged=staged, depth=depth),
-                        mcpviews.impact)
+                        mcpviews.impact, max_tokens)
 
     return [search, impact, callers, definition, explain]
 

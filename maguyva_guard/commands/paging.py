@@ -27,6 +27,7 @@ from maguyva_guard.errors import FatalError
 CHARS_PER_TOKEN: Final = 4
 DEFAULT_MAX_TOKENS: Final = 2000
 MIN_MAX_TOKENS: Final = 200  # below this, not even a head and one caller fit
+MAX_MAX_TOKENS: Final = 50_000  # what one call may ask for
 CURSOR_RESERVE: Final = 120  # characters kept for the "next_cursor" value itself
 
 
