@@ -1,8 +1,9 @@
 """`maguyva-guard mcp`: the engine as tools for coding agents, over MCP on stdio.
 
-Built on the official `mcp` SDK (the `mcp` extra). Each tool is a thin layer over
-maguyva_guard.api: the same answer the CLI gives, in the compact view of mcpviews.py, cut to
-a token budget with a cursor for the rest (paging.py), and saying how fresh the index was.
+Built on the official `mcp` SDK (the `mcp` extra). Each tool (mcptools.py) is a thin layer
+over maguyva_guard.api: the same answer the CLI gives, in the compact view of mcpviews.py,
+cut to a token budget with a cursor for the rest (paging.py), and saying how fresh the index
+was.
 The index is brought up to date before every answer, as the CLI does.
 
 A user's mistake (a symbol that names nothing, a bad revision, a folder outside a work tree)
@@ -13,22 +14,15 @@ they share one index, which a check may switch to another revision's tree.
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
-from collections.abc import Callable
-from typing import Annotated, Any, Final, Literal
+from typing import Final
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import Field
 
-from maguyva_guard import api
-from maguyva_guard.commands import mcpviews, paging
-from maguyva_guard.errors import FatalError
-from maguyva_guard.index import centrality, indexer
-from maguyva_guard.index.store import Store
+from maguyva_guard.commands import paging
+from maguyva_guard.commands.mcptools import NAMES, Tools
 
 NAME: Final = "maguyva-guard"
 INSTRUCTIONS: Final = (
@@ -42,56 +36,12 @@ INSTRUCTIONS: Final = (
 READ_ONLY: Final = ToolAnnotations(read_only_hint=True, destructive_hint=False,
                                    idempotent_hint=True, open_world_hint=False)
 
-Preset = Literal["quick", "default", "thorough"]
-Cursor = Annotated[str | None, Field(description="page.next_cursor of the previous answer; "
-                                                 "repeat the other arguments unchanged")]
-MaxTokens = Annotated[int | None, Field(ge=paging.MIN_MAX_TOKENS, le=paging.MAX_MAX_TOKENS,
-                                        description="this answer's budget (default: the "
-                                        "server's); the rest comes by cursor")]
-
-
-class Tools:
-    """The tools' shared state: the repository, the budget, and the one-call-at-a-time lock."""
-
-    def __init__(self, repo: str, max_tokens: int) -> None:
-        self.repo = os.path.abspath(repo)  # messages name the folder, not "."
-        self.max_tokens = max_tokens
-        self.lock = threading.Lock()
-
-    def answer(self, tool: str, args: dict[str, Any], cursor: str | None,
-               ask: Callable[[], Any], show: Callable[[Any], mcpviews.View],
-               max_tokens: int | None = None) -> str:
-        """Ask the api, show the answer's view, page it; errors as tool errors."""
-        try:
-            with self.lock:
-                found = ask()
-            head, lists = show(found)
-            digest = found.index.digest
-            question = paging.question_key(tool, args)
-            offset = paging.start(cursor, question, digest)
-            return paging.page(head, lists, offset=offset, max_tokens=max_tokens or self.max_tokens,
-                               question=question, index=digest)
-        except FatalError as exc:
-            raise ToolError(str(exc)) from None
-        except Exception as exc:  # never a crash of the server: the agent reads what failed
-            raise ToolError(f"internal error: {type(exc).__name__}: {exc}") from None
-
-    def warm(self) -> None:
-        """Bring the index up to date before the first question (a cold index of a large
-        repository takes tens of seconds); a failure is left for the first tool to report."""
-        try:
-            with self.lock, Store.open(self.repo, exclusive=True) as store:
-                indexer.update(store)
-                centrality.refresh(store)
-        except Exception:  # noqa: BLE001 - reported by the first call that meets it
-            pass
-
 
 def build(repo: str, max_tokens: int = paging.DEFAULT_MAX_TOKENS) -> tuple[MCPServer, Tools]:
     server: MCPServer = MCPServer(NAME, instructions=INSTRUCTIONS)
     tools = Tools(repo, max_tokens)
-    for fn in _tool_functions(tools):
-        server.add_tool(fn, annotations=READ_ONLY, structured_output=False)
+    for name in NAMES:
+        server.add_tool(getattr(tools, name), annotations=READ_ONLY, structured_output=False)
     return server, tools
 
 
@@ -103,84 +53,3 @@ def serve(repo: str, max_tokens: int = paging.DEFAULT_MAX_TOKENS) -> None:
         server.run("stdio")
     except KeyboardInterrupt:  # pragma: no cover - a terminal's ^C
         sys.exit(0)
-
-
-def _tool_functions(t: Tools) -> list[Callable[..., str]]:
-    def search(
-        question: Annotated[str, Field(description="what to find, in plain words or code: "
-                                       "'how are migrations squashed', 'def parse_config'")],
-        preset: Annotated[Preset, Field(description="how many retrievers run")] = "default",
-        limit: Annotated[int, Field(ge=1, le=100, description="how many results")] = 10,
-        cursor: Cursor = None,
-        max_tokens: MaxTokens = None,
-    ) -> str:
-        """The fused code search (text, structure, call graph, embeddings): the intent it
-        read, its confidence, the fusion strategy, and ranked results with path, lines,
-        symbol, the retrievers that found each, and a short snippet."""
-        return t.answer("search", {"q": question, "p": preset, "l": limit}, cursor,
-                        lambda: api.search(t.repo, question, preset=preset, limit=limit,
-                                           snippets=True),
-                        mcpviews.search, max_tokens)
-
-    def explain(
-        question: Annotated[str, Field(description="the search question to explain")],
-        preset: Annotated[Preset, Field(description="how many retrievers run")] = "default",
-        limit: Annotated[int, Field(ge=1, le=100, description="how many results")] = 10,
-        cursor: Cursor = None,
-        max_tokens: MaxTokens = None,
-    ) -> str:
-        """How search answers a question: the classifier's rule and terms, the plan (direct
-        or fused, k, retrievers run or failed), and each result's score contributions."""
-        return t.answer("explain", {"q": question, "p": preset, "l": limit}, cursor,
-                        lambda: api.explain(t.repo, question, preset=preset, limit=limit),
-                        lambda a: mcpviews.search(a, explain=True), max_tokens)
-
-    def definition(
-        name: Annotated[str, Field(description="a qualified name (pkg.mod.Class.method), a "
-                                   "dotted suffix of one (Class.method) or a bare name")],
-        cursor: Cursor = None,
-        max_tokens: MaxTokens = None,
-    ) -> str:
-        """Where a name is defined: qualified name, path, lines, kind, signature, doc."""
-        return t.answer("definition", {"n": name}, cursor,
-                        lambda: api.definition(t.repo, name), mcpviews.definition, max_tokens)
-
-    def callers(
-        symbol: Annotated[str, Field(description="the function, method or class: a qualified "
-                                     "name or a dotted suffix naming one definition")],
-        depth: Annotated[int, Field(ge=1, le=5, description="1: direct callers; 2: their "
-                                    "callers too...")] = 1,
-        cursor: Cursor = None,
-        max_tokens: MaxTokens = None,
-    ) -> str:
-        """Who calls a symbol: resolved callers with depth, confidence (exact, probable,
-        ambiguous) and chain; name-only matches apart in `possible`. complete=false means the
-        list is a lower bound, for the reasons given."""
-        return t.answer("callers", {"s": symbol, "d": depth}, cursor,
-                        lambda: api.callers(t.repo, symbol, depth=depth), mcpviews.callers,
-                        max_tokens)
-
-    def impact(
-        symbol: Annotated[str | None, Field(description="what if this symbol changed")] = None,
-        base: Annotated[str | None, Field(description="compare merge-base(base, head)..head "
-                                          "(a branch, tag or commit)")] = None,
-        head: Annotated[str | None, Field(description="the head revision (needs base; "
-                                          "default HEAD)")] = None,
-        staged: Annotated[bool, Field(description="the staged changes (the default when "
-                                      "neither symbol nor base is given)")] = False,
-        depth: Annotated[int | None, Field(ge=1, le=5, description="how far to follow "
-                                           "callers (default 2)")] = None,
-        cursor: Cursor = None,
-        max_tokens: MaxTokens = None,
-    ) -> str:
-        """What a change can break: changed symbols with their risk, affected callers with
-        depth, confidence and chain, name-only `possible` callers, and the verdict
-        (complete, or a lower bound with its reasons)."""
-        args = {"s": symbol, "b": base, "h": head, "st": staged, "d": depth}
-        return t.answer("impact", args, cursor,
-                        lambda: api.impact(t.repo, symbol=symbol, base=base, head=head,
-                                           staged=staged, depth=depth),
-                        mcpviews.impact, max_tokens)
-
-    return [search, impact, callers, definition, explain]
-
