@@ -53,17 +53,20 @@ REPO = {
 Scenario = Callable[[ClientSession], Awaitable[Any]]
 
 
-def serve(cwd: Path, scenario: Scenario, *args: str) -> Any:
-    """Start `maguyva-guard mcp` in `cwd`, run `scenario` with a client session, stop it."""
+def serve(cwd: Path, scenario: Scenario, *args: str, log: Path | None = None) -> Any:
+    """Start `maguyva-guard mcp` in `cwd`, run `scenario` with a client session, stop it;
+    the server's stderr goes to `log` when given."""
     env = {k: v for k, v in os.environ.items() if k != "GIT_INDEX_FILE"}
     params = StdioServerParameters(command=sys.executable,
                                    args=["-m", "maguyva_guard", "mcp", *args],
                                    cwd=str(cwd), env=env)
 
     async def run() -> Any:
-        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-            await session.initialize()
-            return await scenario(session)
+        with open(log or os.devnull, "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write), \
+                    ClientSession(read, write) as session:
+                await session.initialize()
+                return await scenario(session)
 
     return anyio.run(run)
 
@@ -268,9 +271,12 @@ def test_a_folder_outside_a_git_work_tree_is_a_tool_error(tmp_path) -> None:
                 await fail(s, "impact"),
                 len((await s.list_tools()).tools)]
 
-    search, impact, tools = serve(plain, scenario)
+    search, impact, tools = serve(plain, scenario, log=tmp_path / "server.log")
     assert search == impact == f"not a git repository: {plain}"
     assert tools == 5
+    log = (tmp_path / "server.log").read_text().splitlines()
+    assert (f"maguyva-guard mcp: warning: not a git repository: {plain} (every tool will answer"
+            " with this error)") in log
 
 
 def test_unstaged_and_untracked_files_are_named_as_not_indexed(repo) -> None:

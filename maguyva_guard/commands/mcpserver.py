@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from importlib import metadata
 from typing import Final
 
 from mcp.server.mcpserver import MCPServer
@@ -38,7 +39,8 @@ READ_ONLY: Final = ToolAnnotations(read_only_hint=True, destructive_hint=False,
 
 
 def build(repo: str, max_tokens: int = paging.DEFAULT_MAX_TOKENS) -> tuple[MCPServer, Tools]:
-    server: MCPServer = MCPServer(NAME, instructions=INSTRUCTIONS)
+    server: MCPServer = MCPServer(NAME, instructions=INSTRUCTIONS,
+                                  version=metadata.version("maguyva-guard"))
     tools = Tools(repo, max_tokens)
     for name in NAMES:
         server.add_tool(getattr(tools, name), annotations=READ_ONLY, structured_output=False)

@@ -7,6 +7,7 @@ say what the tool answers, not how it works.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Callable
 from typing import Annotated, Any, Final, Literal
@@ -57,13 +58,15 @@ class Tools:
 
     def warm(self) -> None:
         """Bring the index up to date before the first question (a cold index of a large
-        repository takes tens of seconds); a failure is left for the first tool to report."""
+        repository takes tens of seconds). A failure is said once on stderr, which clients
+        keep as the server's log; each tool call then reports it to the agent."""
         try:
             with self.lock, Store.open(self.repo, exclusive=True) as store:
                 indexer.update(store)
                 centrality.refresh(store)
-        except Exception:  # noqa: BLE001 - reported by the first call that meets it
-            pass
+        except Exception as exc:  # noqa: BLE001 - every tool call reports it again
+            print(f"maguyva-guard mcp: warning: {exc} (every tool will answer with this error)",
+                  file=sys.stderr, flush=True)
 
     def search(
         self,
