@@ -250,6 +250,7 @@ def test_bad_symbol_and_bad_revision_are_tool_errors_and_the_server_goes_on(repo
                 await fail(s, "impact", symbol="pkg.core.nothing_here"),
                 await fail(s, "impact", base="no-such-branch"),
                 await fail(s, "impact", symbol="load", base="HEAD"),
+                await fail(s, "impact", head="HEAD"),
                 await ask(s, "definition", name="start")]
 
     *errors, still = serve(repo, scenario)
@@ -258,6 +259,7 @@ def test_bad_symbol_and_bad_revision_are_tool_errors_and_the_server_goes_on(repo
         "no definition of 'pkg.core.nothing_here' in the index (4 files of the staged view)",
         "unknown revision: no-such-branch",
         "give a symbol or revisions (base/head, staged), not both",
+        "head needs base: give the base revision too (or neither)",
     ]
     assert table(still, "definitions")[0]["qualified_name"] == "pkg.app.start"
 

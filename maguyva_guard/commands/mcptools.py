@@ -81,9 +81,9 @@ class Tools:
         read, its confidence, the fusion strategy, and ranked results with path, lines,
         symbol, the retrievers that found each, and a short snippet."""
         return self.answer("search", {"q": question, "p": preset, "l": limit}, cursor,
-                        lambda: api.search(self.repo, question, preset=preset, limit=limit,
-                                           snippets=True),
-                        mcpviews.search, max_tokens)
+                           lambda: api.search(self.repo, question, preset=preset, limit=limit,
+                                              snippets=True),
+                           mcpviews.search, max_tokens)
 
     def explain(
         self,
@@ -96,8 +96,8 @@ class Tools:
         """How search answers a question: the classifier's rule and terms, the plan (direct
         or fused, k, retrievers run or failed), and each result's score contributions."""
         return self.answer("explain", {"q": question, "p": preset, "l": limit}, cursor,
-                        lambda: api.explain(self.repo, question, preset=preset, limit=limit),
-                        lambda a: mcpviews.search(a, explain=True), max_tokens)
+                           lambda: api.explain(self.repo, question, preset=preset, limit=limit),
+                           lambda a: mcpviews.search(a, explain=True), max_tokens)
 
     def definition(
         self,
@@ -108,7 +108,7 @@ class Tools:
     ) -> str:
         """Where a name is defined: qualified name, path, lines, kind, signature, doc."""
         return self.answer("definition", {"n": name}, cursor,
-                        lambda: api.definition(self.repo, name), mcpviews.definition, max_tokens)
+                           lambda: api.definition(self.repo, name), mcpviews.definition, max_tokens)
 
     def callers(
         self,
@@ -123,8 +123,8 @@ class Tools:
         ambiguous) and chain; name-only matches apart in `possible`. complete=false means the
         list is a lower bound, for the reasons given."""
         return self.answer("callers", {"s": symbol, "d": depth}, cursor,
-                        lambda: api.callers(self.repo, symbol, depth=depth), mcpviews.callers,
-                        max_tokens)
+                           lambda: api.callers(self.repo, symbol, depth=depth), mcpviews.callers,
+                           max_tokens)
 
     def impact(
         self,
@@ -144,7 +144,9 @@ class Tools:
         depth, confidence and chain, name-only `possible` callers, and the verdict
         (complete, or a lower bound with its reasons)."""
         args = {"s": symbol, "b": base, "h": head, "st": staged, "d": depth}
+        if head and not base:
+            raise ToolError("head needs base: give the base revision too (or neither)")
         return self.answer("impact", args, cursor,
-                        lambda: api.impact(self.repo, symbol=symbol, base=base, head=head,
-                                           staged=staged, depth=depth),
-                        mcpviews.impact, max_tokens)
+                           lambda: api.impact(self.repo, symbol=symbol, base=base, head=head,
+                                              staged=staged, depth=depth),
+                           mcpviews.impact, max_tokens)
