@@ -28,19 +28,26 @@ CHARS_PER_TOKEN: Final = 4
 DEFAULT_MAX_TOKENS: Final = 2000
 MIN_MAX_TOKENS: Final = 200  # below this, not even a head and one caller fit
 MAX_MAX_TOKENS: Final = 50_000  # what one call may ask for
-CURSOR_RESERVE: Final = 120  # characters kept for the "next_cursor" value itself
+CURSOR_RESERVE: Final = 80  # characters kept for the "next_cursor" value itself
+KEY_DIGITS: Final = 12
 
 
 @dataclass(frozen=True)
 class Cursor:
     question: str  # digest of the tool and its arguments
-    index: str  # the index's digest when the first page was made
+    index: str  # the index's digest when the first page was made (shortened)
     offset: int
 
 
 def question_key(tool: str, args: Mapping[str, Any]) -> str:
     text = json.dumps([tool, dict(args)], sort_keys=True, default=str)
-    return hashlib.sha1(text.encode()).hexdigest()[:16]
+    return _short(text)
+
+
+def _short(text: str) -> str:
+    """12 hex digits of a digest: a cursor stays short, and a collision between two
+    questions (or two views of one repository) asked of one server is not a worry."""
+    return hashlib.sha1(text.encode()).hexdigest()[:KEY_DIGITS]
 
 
 def encode(cursor: Cursor) -> str:
@@ -70,7 +77,7 @@ def start(cursor: str | None, question: str, index: str) -> int:
     if c.question != question:
         raise FatalError("this cursor belongs to another question: repeat that question's "
                          "arguments with it, or ask again without a cursor")
-    if c.index != index:
+    if c.index != _short(index):
         raise FatalError("the index changed since this cursor was made (staged files changed):"
                          " ask again without a cursor")
     return c.offset
@@ -102,5 +109,5 @@ def page(head: Mapping[str, Any], lists: Mapping[str, Sequence[Any]], *, offset:
         used, at = used + size, at + 1
     info["returned"] = at - offset
     if at < len(items):
-        info["next_cursor"] = encode(Cursor(question, index, at))
+        info["next_cursor"] = encode(Cursor(question, _short(index), at))
     return dumps(out)
