@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import git
 from mcp import ClientSession, StdioServerParameters, stdio_client  # the test extra has it
+from mcp.types import TextContent
 
 from maguyva_guard.cli import main
 
@@ -71,22 +72,30 @@ def serve(cwd: Path, scenario: Scenario, *args: str, log: Path | None = None) ->
     return anyio.run(run)
 
 
+async def call(session: ClientSession, tool: str, arguments: dict[str, Any]) -> tuple[bool, str]:
+    """A tool call's is_error and its one text block (the server answers with no other)."""
+    result = await session.call_tool(tool, arguments)
+    (block,) = result.content
+    assert isinstance(block, TextContent), block
+    return bool(result.is_error), block.text
+
+
 async def ask(session: ClientSession, tool: str, **arguments: Any) -> dict[str, Any]:
     """A tool's answer as JSON; the test fails on a tool error."""
-    result = await session.call_tool(tool, arguments)
-    text = result.content[0].text
-    assert not result.is_error, text
-    return json.loads(text)
+    is_error, text = await call(session, tool, arguments)
+    assert not is_error, text
+    answer: dict[str, Any] = json.loads(text)
+    return answer
 
 
 async def fail(session: ClientSession, tool: str, **arguments: Any) -> str:
     """A tool error's message, without the SDK's "Error executing tool X: " (the test fails
     if the call succeeded)."""
-    result = await session.call_tool(tool, arguments)
-    assert result.is_error, result.content
+    is_error, text = await call(session, tool, arguments)
+    assert is_error, text
     prefix = f"Error executing tool {tool}: "
-    assert result.content[0].text.startswith(prefix)
-    return result.content[0].text.removeprefix(prefix)
+    assert text.startswith(prefix)
+    return text.removeprefix(prefix)
 
 
 def cli_json(repo: Path, *argv: str) -> dict[str, Any]:
@@ -200,7 +209,7 @@ def test_impact_and_callers_answer_as_check_json_does(repo) -> None:
 
 
 def test_pages_through_a_large_answer_with_the_cursor(repo) -> None:
-    async def scenario(s: ClientSession) -> tuple[list[dict[str, Any]], str, str]:
+    async def scenario(s: ClientSession) -> tuple[list[dict[str, Any]], str, str, dict[str, Any]]:
         pages = [await ask(s, "callers", symbol="parse_config")]
         while pages[-1]["page"]["next_cursor"]:
             pages.append(await ask(s, "callers", symbol="parse_config",

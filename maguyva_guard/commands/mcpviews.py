@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from maguyva_guard.api_records import (
+from maguyva_guard.api.records import (
     CallersAnswer,
     DefinitionAnswer,
     ImpactAnswer,

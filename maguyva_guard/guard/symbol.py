@@ -14,10 +14,9 @@ from typing import Final
 from maguyva_guard import spec
 from maguyva_guard.errors import FatalError
 from maguyva_guard.guard import impact as guard
-from maguyva_guard.guard import risk
+from maguyva_guard.guard import model, risk
 from maguyva_guard.index.store import Store
 from maguyva_guard.records import MODIFIED, Affected, ChangedSymbol, Definition
-from maguyva_guard.report import render as report
 
 CANDIDATES_NAMED: Final = 5  # definitions named in an "ambiguous symbol" error
 
@@ -54,7 +53,7 @@ def resolve(store: Store, symbol: str) -> Definition:
 
 
 def impact(store: Store, symbol: str, *, preset: str = spec.THOROUGH, depth: int = 2,
-           semantic_config: object | None = None) -> report.ImpactReport:
+           semantic_config: object | None = None) -> model.ImpactReport:
     """The report `check` would give for an edit inside `symbol`'s body (head: the staged
     view). Raises FatalError for a symbol that names no definition or several."""
     if depth < 1:
@@ -73,10 +72,10 @@ def impact(store: Store, symbol: str, *, preset: str = spec.THOROUGH, depth: int
         key=lambda a: (-a.score, -a.centrality, a.depth, a.path, a.line),
     )
     affected, possible = guard._split_possible(everything)
-    return report.ImpactReport(
-        repo=".", base=None, head=guard.STAGED,
+    return model.ImpactReport(
+        repo=".", base=None, head=model.STAGED,
         changed_symbols=risk.assess((changed,), affected), affected=tuple(affected),
-        stats=report.Stats(files_indexed=len(store.files())), possible=tuple(possible),
+        stats=model.Stats(files_indexed=len(store.files())), possible=tuple(possible),
     )
 
 

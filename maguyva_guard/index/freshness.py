@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from maguyva_guard import git
-from maguyva_guard.index.indexer import STAGED
+from maguyva_guard.index.indexer import STAGED_VIEW
 
 LISTED_PATHS: Final = 20  # paths named per kind; the counts are always whole
 TREE_PREFIX: Final = "tree:"
@@ -77,7 +77,7 @@ class Comparison:
     def state(self, view: str, files: int, digest: str | None = None) -> IndexState:
         """The IndexState of an index just brought up to date with `view`; `digest` is the
         staged view's fingerprint (computed here when not given)."""
-        if view != STAGED:
+        if view != STAGED_VIEW:
             return IndexState(view=view, files=files, up_to_date=True, digest=view)
         if self.pending is None:
             return IndexState(view=view, files=files, up_to_date=None, digest=digest or "")

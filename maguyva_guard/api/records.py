@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from maguyva_guard.guard.model import ImpactReport, Stats, ranked
 from maguyva_guard.index.freshness import IndexState
 from maguyva_guard.records import Affected, ChangedSymbol, Contribution, Definition, Fallback
 from maguyva_guard.report import as_json
-from maguyva_guard.report.render import ImpactReport, Stats, ranked
 from maguyva_guard.search.engine import SearchResponse
 from maguyva_guard.search.fusion import FusedResult
 

@@ -16,7 +16,9 @@ with a one-line message. API_VERSION is the JSON contract's "version": records g
 they never lose or rename one.
 
 Where it sits: above report/, below commands/ (the query and check cores call it) and the
-MCP server (commands/mcpserver.py). Its records live in api_records.py.
+MCP server (commands/mcpserver.py). Its records live in api/records.py.
+
+May import: every stage up to report; commands/ and cli.py import it.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from maguyva_guard import git, spec
-from maguyva_guard.api_records import (
+from maguyva_guard.api.records import (
     API_VERSION,
     CallersAnswer,
     DefinitionAnswer,
@@ -36,10 +38,10 @@ from maguyva_guard.config import Config, load_config
 from maguyva_guard.errors import FatalError
 from maguyva_guard.guard import impact as guard
 from maguyva_guard.guard import symbol as symbols
+from maguyva_guard.guard.model import ImpactReport
 from maguyva_guard.index import centrality, freshness, indexer
 from maguyva_guard.index.freshness import IndexState
 from maguyva_guard.index.store import Store
-from maguyva_guard.report.render import ImpactReport
 from maguyva_guard.search import engine
 
 __all__ = ["API_VERSION", "CallersAnswer", "DefinitionAnswer", "ImpactAnswer", "IndexState",
@@ -115,7 +117,7 @@ def impact(repo: str, *, symbol: str | None = None, base: str | None = None,
         semantic_config=config.semantic, max_file_size=config.max_file_size, progress=progress,
     )
     result = _excluded(result, config)
-    view = indexer.STAGED
+    view = indexer.STAGED_VIEW
     if base is not None:
         view = f"{freshness.TREE_PREFIX}{git.resolve(str(info.root), head or 'HEAD')}"
     return ImpactAnswer.of(result, pending.state(view, result.stats.files_indexed))
@@ -155,7 +157,7 @@ def _excluded(result: ImpactReport, config: Config) -> ImpactReport:
 
 def _staged_state(store: Store, pending: freshness.Comparison) -> IndexState:
     """The staged view's state; its digest is the one the update just compared."""
-    return pending.state(indexer.STAGED, len(store.files()), store.meta_get("view_digest"))
+    return pending.state(indexer.STAGED_VIEW, len(store.files()), store.meta_get("view_digest"))
 
 
 def _snippet(store: Store, path: str, line: int) -> str:
