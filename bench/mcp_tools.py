@@ -114,7 +114,8 @@ async def measure(repo: Path, runs: int, max_tokens: int) -> dict[str, Any]:
 
 def markdown(data: dict[str, Any], command: str) -> str:
     lines = [f"# `maguyva-guard mcp` on {PROJECT} {VERSION}: tokens per answer and latency", "",
-             f"Machine: {machine()}. Command: `{command}`. Tokens = characters / 4 (the "
+             f"Machine: {machine()}, load average {data.get('load', '?')} when the run ended "
+             f"(latencies swing with it). Command: `{command}`. Tokens = characters / 4 (the "
              f"server's own estimate); budget {data['max_tokens']} tokens per call.", "",
              "## Tokens per answer", "",
              "| question | tool | items | first page (one call) | pages | all pages | "
@@ -141,7 +142,8 @@ def main() -> None:
     repo = ensure_repo(PROJECT, VERSION)
     subprocess.run([sys.executable, "-m", "maguyva_guard", "index"], cwd=repo, check=True)
     data = anyio.run(measure, repo, args.runs, args.max_tokens)
-    data.update(runs=args.runs, max_tokens=args.max_tokens, machine=machine())
+    data.update(runs=args.runs, max_tokens=args.max_tokens, machine=machine(),
+                load=" / ".join(f"{x:.1f}" for x in os.getloadavg()))
     command = f"python bench/mcp_tools.py --runs {args.runs} --max-tokens {args.max_tokens}"
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "mcp.json").write_text(json.dumps(data, indent=2) + "\n")
