@@ -297,9 +297,10 @@ def test_unstaged_and_untracked_files_are_named_as_not_indexed(repo) -> None:
 
     async def scenario(s: ClientSession) -> list[Any]:
         return [await ask(s, "definition", name="load"),
-                await fail(s, "definition", name="added_later")]
+                await fail(s, "definition", name="added_later"),
+                await ask(s, "impact")]
 
-    answer, missing = serve(repo, scenario)
+    answer, missing, staged = serve(repo, scenario)
     assert answer["index"] == {
         "view": "staged", "files": 4, "up_to_date": False,
         "note": "1 tracked file(s) edited but not staged (answered from their staged content); "
@@ -308,6 +309,11 @@ def test_unstaged_and_untracked_files_are_named_as_not_indexed(repo) -> None:
         "untracked": ["notes.txt"], "untracked_count": 1,
     }
     assert missing.startswith("no definition of 'added_later' in the index")
+    # Nothing is staged: the edit is not the change `impact` looks at, and it says so.
+    assert (staged["summary"], staged["note"]) == (
+        "No callers affected by 0 changed symbols.",
+        "1 file(s) with unstaged edits are not part of the staged changes: `git add` them, "
+        "or ask about a symbol")
 
 
 def test_without_the_mcp_extra_one_line_and_exit_2(tmp_path, repo) -> None:

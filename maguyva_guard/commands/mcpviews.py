@@ -20,6 +20,7 @@ from maguyva_guard.api.records import (
     SearchAnswer,
     SearchHit,
 )
+from maguyva_guard.guard.model import STAGED
 from maguyva_guard.index.freshness import IndexState
 from maguyva_guard.records import Affected, ChangedSymbol, Contribution
 
@@ -105,6 +106,11 @@ def impact(a: ImpactAnswer) -> View:
         "complete": a.complete, "incomplete_reasons": list(a.incomplete_reasons),
         "risk": a.risk, "index": index(a.index),
     }
+    if a.head == STAGED and a.index.unstaged_count:
+        # An agent edits files and asks what its change breaks: unstaged, it is not the
+        # change this answer is about. Say so next to the verdict, not only in `index`.
+        head["note"] = (f"{a.index.unstaged_count} file(s) with unstaged edits are not part "
+                        "of the staged changes: `git add` them, or ask about a symbol")
     several = len(a.changed_symbols) > 1 or bool(a.fallbacks)
     columns = list(CAUSE_COLUMNS if several else CALLER_COLUMNS)
     head["columns"] = {"changed_symbols": list(CHANGED_COLUMNS), "affected": columns,
