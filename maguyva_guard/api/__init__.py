@@ -37,8 +37,9 @@ from maguyva_guard.api.records import (
 from maguyva_guard.config import Config, load_config
 from maguyva_guard.errors import FatalError
 from maguyva_guard.guard import impact as guard
+from maguyva_guard.guard import naming
 from maguyva_guard.guard import symbol as symbols
-from maguyva_guard.guard.model import ImpactReport
+from maguyva_guard.guard.model import STAGED, ImpactReport
 from maguyva_guard.index import centrality, freshness, indexer
 from maguyva_guard.index.freshness import IndexState
 from maguyva_guard.index.store import Store
@@ -116,7 +117,8 @@ def impact(repo: str, *, symbol: str | None = None, base: str | None = None,
         str(info.root), base=base, head=head, preset=config.preset, depth=config.depth,
         semantic_config=config.semantic, max_file_size=config.max_file_size, progress=progress,
     )
-    result = _excluded(result, config)
+    head_rev = None if result.head == STAGED else result.head
+    result = _excluded(_for_users(result, str(info.root), head_rev), config)
     view = indexer.STAGED_VIEW
     if base is not None:
         view = f"{freshness.TREE_PREFIX}{git.resolve(str(info.root), head or 'HEAD')}"
@@ -145,7 +147,13 @@ def _symbol_impact(root: str, symbol: str, config: Config, worktree: bool,
         result = symbols.impact(store, symbol, preset=config.preset, depth=config.depth,
                                 semantic_config=config.semantic)
         index = _staged_state(store, pending)
-    return ImpactAnswer.of(_excluded(result, config), index)
+    return ImpactAnswer.of(_excluded(_for_users(result, root, None), config), index)
+
+
+def _for_users(result: ImpactReport, root: str, head: str | None) -> ImpactReport:
+    """Names as the project's users write them (src-layout, package.json, go.mod), read
+    from the revision `head` (None: the staged index)."""
+    return naming.for_users(result, naming.roots_at(root, head))
 
 
 def _excluded(result: ImpactReport, config: Config) -> ImpactReport:
