@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from maguyva_guard import spec
+from maguyva_guard.commands import paging
 from maguyva_guard.errors import FatalError
 from maguyva_guard.integrations import hookinstall
 from maguyva_guard.records import RISK_LEVELS
@@ -289,6 +290,28 @@ def tests_command(repo: str, staged: bool, base: str | None, head: str | None,
     click.echo(outcome.text, nl=False)
     for note in outcome.notes:
         click.echo(note, err=True)
+
+
+MCP_EXTRA_MISSING = ("maguyva-guard mcp needs the MCP SDK, an optional extra: "
+                     "pip install 'maguyva-guard[mcp]'")
+
+
+@main.command("mcp")
+@repo_option
+@click.option("--max-tokens", type=click.IntRange(min=paging.MIN_MAX_TOKENS),
+              default=paging.DEFAULT_MAX_TOKENS, show_default=True,
+              help="The budget of one answer (estimated as characters / 4); the rest is paged.")
+@fatal_to_usage
+def mcp_command(repo: str, max_tokens: int) -> None:
+    """Serve the engine to coding agents over MCP on stdio (tools: search, impact, callers,
+    definition, explain)."""
+    try:
+        from maguyva_guard.commands import mcpserver
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] in ("mcp", "mcp_types", "pydantic"):
+            raise UsageError(MCP_EXTRA_MISSING) from None
+        raise
+    mcpserver.serve(repo, max_tokens)
 
 
 # --- Integrations: the pull-request comment and the plain git hooks --------------------------

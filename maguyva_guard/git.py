@@ -202,6 +202,22 @@ def ls_index(repo: Path | str, sizes: bool = True, raw: bytes | None = None) -> 
     return {p: Entry(p, m, b, size_of.get(b, -1)) for p, (_, m, b) in staged.items()}
 
 
+def worktree_changes(repo: Path | str) -> tuple[list[str], list[str]]:
+    """What the staged index does not hold: tracked files whose working-tree content differs
+    from it (`git diff --name-only`, which refreshes stat data in memory only), and untracked,
+    not ignored paths (an untracked folder as one "dir/" entry). Both run at once: each
+    walks the working tree, about 0.1 s on Django."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:
+        diff = pool.submit(run, repo, "diff", "--name-only", "--no-renames", "-z")
+        others = pool.submit(run, repo, "ls-files", "--others", "--exclude-standard",
+                             "--directory", "--no-empty-directory", "-z")
+        unstaged, untracked = diff.result().stdout, others.result().stdout
+    return ([_decode(p) for p in unstaged.split(b"\0") if p],
+            [_decode(p) for p in untracked.split(b"\0") if p])
+
+
 def blob_sizes(repo: Path | str, blobs: Iterable[str]) -> dict[str, int]:
     """Sizes of many objects through one `cat-file --batch-check`; missing ones are left out."""
     ids = "".join(f"{b}\n" for b in blobs)

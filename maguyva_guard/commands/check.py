@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from maguyva_guard import git
+from maguyva_guard import api, git
 from maguyva_guard.config import load_config
 from maguyva_guard.errors import FatalError
-from maguyva_guard.guard import batch, impact, naming, risk
-from maguyva_guard.guard.model import STAGED, ImpactReport
+from maguyva_guard.guard import risk
+from maguyva_guard.guard.model import ImpactReport
 from maguyva_guard.index import indexer
 from maguyva_guard.integrations import prepush
 from maguyva_guard.report import render
@@ -64,18 +64,9 @@ def run(
         from maguyva_guard.commands.tests import ViewReader
 
         views = ViewReader()
-    with batch.collector_paused():
-        result = impact.check(
-            str(info.root), base=base, head=head, preset=config.preset, depth=config.depth,
-            semantic_config=config.semantic, max_file_size=config.max_file_size,
-            progress=progress, after=views,
-        )
-    # Names as the project's users write them (src-layout, package.json, go.mod).
-    head_rev = None if result.head == STAGED else result.head
-    result = naming.for_users(result, naming.roots_at(str(info.root), head_rev))
-    if config.exclude:
-        kept = tuple(a for a in result.affected if not config.is_excluded(a.path))
-        result = replace(result, affected=kept)
+    result = api.impact(str(info.root), base=base, head=head, preset=config.preset,
+                        depth=config.depth, worktree=False, progress=progress,
+                        after=views).report
     if repo_url:
         result = replace(result, repo_url=repo_url)
     if views is not None:
