@@ -30,6 +30,7 @@ from maguyva_guard import spec
 from maguyva_guard.extract import classify
 from maguyva_guard.index.fulltext import candidate_blobs, check_fts5, read_texts
 from maguyva_guard.records import MODULE_SYMBOL, Definition, Hit
+from maguyva_guard.retrievers import pasted
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.comments import CommentMap, CommentStyle, style_for
 from maguyva_guard.retrievers.textmatch import Match, Term, find, make_term
@@ -82,6 +83,10 @@ class TextRetriever:
         self._memo: tuple[Any, dict[str, Any], dict[str, list[str]]] | None = None
 
     def search(self, request: SearchRequest) -> list[Hit]:
+        if request.message.strip() or request.frames:  # a pasted error: retrievers/pasted.py
+            view, paths_of = self._view(request.exclude_paths)
+            return pasted.search(self.store.conn, request, view, paths_of,
+                                 _Symbols(self.store).enclosing)
         terms = request_terms(request)
         if not terms or request.limit <= 0:
             return []

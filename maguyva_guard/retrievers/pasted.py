@@ -1,0 +1,141 @@
+"""The text modality's answer to a pasted error: the trace's frames, then the code that
+builds the message.
+
+1. Frames (`request.frames`, innermost first) that name a file of this repository
+   (frames.py) are results as they stand: the innermost first, above everything (it is
+   where the error happened), the others after the message's sites.
+2. The message is matched against the string expressions (templates.py) of the files most
+   likely to hold it: the files with the most of its distinctive words, rarer words
+   weighing more (a trigram look-up per word, no scan). A site scores
+       recall x (1 - PRECISION_SHARE + PRECISION_SHARE x precision) x site x category
+   where `site` says what the string is for (sites.py): a `raise`/`throw` of the class the
+   paste names ranks first, then other raise and log calls, then other code, then
+   comments and docstrings; tests and vendored code below source, as for any text hit.
+A site needs MIN_RECALL of the message to count: an answer of "some words in common" is
+the fallback chain's business (search/fallback.py), which says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from maguyva_guard import spec
+from maguyva_guard.extract import classify
+from maguyva_guard.index.fulltext import candidate_blobs, read_texts
+from maguyva_guard.records import Hit
+from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.comments import HASH, PYTHON, CommentMap, style_for
+from maguyva_guard.retrievers.frames import resolve_frames
+from maguyva_guard.retrievers.sites import site_factor
+from maguyva_guard.retrievers.templates import (
+    anchor_words,
+    coverage,
+    normalise,
+    regions,
+    string_groups,
+)
+
+MIN_RECALL: Final = 0.3  # share of the message a site's literal text must cover
+PRECISION_SHARE: Final = 0.4  # how much a site's extra literal text lowers its score
+CANDIDATE_FILES: Final = 16  # blobs read per message, by weight of the words they hold
+MAX_ANCHORS: Final = 8  # words looked up, longest first
+RARE_ANCHORS: Final = 3  # the rarest words: the text is read around their occurrences ...
+REGION_RADIUS: Final = 800  # ... this many characters either side (a long raise statement)
+MAX_OCCURRENCES: Final = 64  # per word and file
+FRAME_FIRST: Final = 2.0  # the innermost project frame: above any message site (<= 1)
+FRAME_REST: Final = 0.6  # the other frames, each a little below the one inside it
+FRAME_STEP: Final = 0.98
+CATEGORY_FACTOR: Final = {classify.SOURCE: 1.0, classify.TEST: 0.7}
+OTHER_CATEGORY_FACTOR: Final = 0.25
+
+Enclosing = Callable[[str, int], tuple[str, str]]  # (path, line) -> (symbol, kind)
+
+
+def search(conn: Any, request: SearchRequest, view: Mapping[str, Any],
+           paths_of: Mapping[str, list[str]], enclosing: Enclosing) -> list[Hit]:
+    """Frames and message sites, best first, at most `request.limit`."""
+    scored: dict[tuple[str, int], tuple[float, int]] = {}  # (path, line) -> (score, end)
+    frames = resolve_frames(request.frames, view)
+    for i, (path, line) in enumerate(frames):
+        score = FRAME_FIRST if i == 0 else FRAME_REST * FRAME_STEP ** i
+        if (path, line) not in scored:
+            scored[(path, line)] = (score, line)
+    if request.message.strip():
+        for key, value in _message_sites(conn, request, view, paths_of).items():
+            if value[0] > scored.get(key, (0.0, 0))[0]:
+                scored[key] = value
+    ranked = sorted(scored.items(), key=lambda kv: (-kv[1][0], kv[0]))[: request.limit]
+    hits = []
+    for (path, line), (score, end) in ranked:
+        symbol, kind = enclosing(path, line)
+        hits.append(Hit(path=path, line_start=line, line_end=end, symbol=symbol,
+                        score=round(score, 6), modality=spec.TEXT, kind=kind))
+    return hits
+
+
+def _message_sites(conn: Any, request: SearchRequest, view: Mapping[str, Any],
+                   paths_of: Mapping[str, list[str]]) -> dict[tuple[str, int], tuple[float, int]]:
+    message = normalise(request.message)
+    anchors = anchor_words(request.message)[:MAX_ANCHORS]
+    if not anchors:
+        return {}
+    blobs, rare = _candidates(conn, anchors, paths_of)
+    need = 1 if len(anchors) <= 2 else 2
+    words = [a.lower() for a in anchors]
+
+    def keep(raw: str) -> bool:
+        return sum(w in raw for w in words) >= need
+
+    found: dict[tuple[str, int], tuple[float, int]] = {}
+    for blob, text in read_texts(conn, blobs).items():
+        paths = paths_of[blob]
+        style = style_for(paths[0], view[paths[0]].language)
+        low = text.lower()
+        positions = [m for w in rare for m in _occurrences(low, w)]
+        groups = string_groups(text, hash_comments=style in (PYTHON, HASH), keep=keep,
+                               regions=regions(text, positions, REGION_RADIUS))
+        comments: CommentMap | None = None
+        for group in groups:
+            recall, precision = coverage(group, message)
+            if recall < MIN_RECALL:
+                continue
+            quality = recall * (1 - PRECISION_SHARE + PRECISION_SHARE * precision)
+            comments = comments or CommentMap(text, style)
+            site = site_factor(text, group, comments, request.error_class)
+            line = text.count("\n", 0, group.start) + 1
+            end = line + text.count("\n", group.start, group.end)
+            for path in paths:
+                category = view[path].category or classify.SOURCE
+                score = quality * site * CATEGORY_FACTOR.get(category, OTHER_CATEGORY_FACTOR)
+                if score > found.get((path, line), (0.0, 0))[0]:
+                    found[(path, line)] = (score, end)
+    return found
+
+
+def _candidates(conn: Any, anchors: tuple[str, ...], paths_of: Mapping[str, list[str]],
+                ) -> tuple[list[str], list[str]]:
+    """The CANDIDATE_FILES blobs holding the most of the words, weighted by rarity; and the
+    RARE_ANCHORS rarest words (lower-cased), whose occurrences say where to read."""
+    total = max(len(paths_of), 1)
+    weight: dict[str, float] = {}
+    idfs: dict[str, float] = {}
+    for word in anchors:
+        holders = candidate_blobs(conn, word)
+        if not holders:
+            continue
+        holders &= paths_of.keys()
+        idf = idfs[word.lower()] = math.log(1 + total / (1 + len(holders)))
+        for blob in holders:
+            weight[blob] = weight.get(blob, 0.0) + idf
+    rare = sorted(idfs, key=lambda w: -idfs[w])[:RARE_ANCHORS]
+    return sorted(weight, key=lambda b: (-weight[b], b))[:CANDIDATE_FILES], rare
+
+
+def _occurrences(text: str, word: str) -> list[int]:
+    found, at = [], text.find(word)
+    while at >= 0 and len(found) < MAX_OCCURRENCES:
+        found.append(at)
+        at = text.find(word, at + len(word))
+    return found
