@@ -31,9 +31,9 @@ def resolve_frames(frames: Iterable[Frame], files: Mapping[str, Any]) -> list[tu
         by_name.setdefault(path.rsplit("/", 1)[-1], []).append(path)
     out = []
     for frame in frames:
-        path = resolve(frame, by_name)
-        if path is not None:
-            out.append((path, frame.line))
+        found = resolve(frame, by_name)
+        if found is not None:
+            out.append((found, frame.line))
     return out
 
 

@@ -134,7 +134,8 @@ def _candidates(conn: Any, anchors: tuple[str, ...], paths_of: Mapping[str, list
 
 
 def _occurrences(text: str, word: str) -> list[int]:
-    found, at = [], text.find(word)
+    found: list[int] = []
+    at = text.find(word)
     while at >= 0 and len(found) < MAX_OCCURRENCES:
         found.append(at)
         at = text.find(word, at + len(word))

@@ -44,7 +44,7 @@ def site_factor(text: str, group: Group, comments: CommentMap, error_class: str)
     if group.docstring or comments.is_comment(group.start, line_start):
         return SITE_COMMENT
     cls = error_class.rsplit(".", 1)[-1]
-    callee, keyword, statement = _call_of(text, group.start)
+    callee, keyword, statement = _call_of(text, group.start, group.end)
     if callee is None:
         after = text[group.end:group.end + LOOK_AHEAD].split("\n", 4)[:4]
         raised = _RAISE_AFTER.search("\n".join(after))
@@ -58,7 +58,7 @@ def site_factor(text: str, group: Group, comments: CommentMap, error_class: str)
     return SITE_NAMED if named else SITE_CODE
 
 
-def _call_of(text: str, start: int) -> tuple[str | None, str, str]:
+def _call_of(text: str, start: int, end_of_string: int) -> tuple[str | None, str, str]:
     """(callee, keyword before it, the statement's text around) of the innermost call
     `start` is an argument of, gettext and formatting calls looked through."""
     window_start = max(0, start - LOOK_BACK)
@@ -76,7 +76,8 @@ def _call_of(text: str, start: int) -> tuple[str | None, str, str]:
             end = callee.start()
             continue
         keyword = _KEYWORD.search(before, 0, callee.start())
-        tail = text[start:start + LOOK_AHEAD].split("\n\n", 1)[0]
+        line_end = text.find("\n", end_of_string)
+        tail = text[start:line_end if line_end >= 0 else len(text)]
         return name, keyword.group(0).strip() if keyword else "", before[callee.start():] + tail
     return None, "", ""
 

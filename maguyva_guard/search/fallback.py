@@ -32,7 +32,7 @@ from maguyva_guard.search.intent import Intent
 from maguyva_guard.search.pasted import MESSAGE, Pasted, distinctive_words, fragments
 
 MESSAGE_STAGE, FRAGMENTS, WORDS, NOTHING = "message", "fragments", "words", "nothing"
-PROBE_MIN_SCORE: Final = 0.75
+PROBE_MIN_SCORE: Final = 0.6
 PROBE_MIN_WORDS: Final = 3
 PROBE_RULES: Final = ("7 fallback",)  # a question ("how", "why") is not a message
 
