@@ -21,6 +21,10 @@ REPO = {
         "def take(items, n):\n"
         "    if n > len(items):\n"
         "        raise IndexError('cannot take %d items from a list of %d' % (n, len(items)))\n"
+        "\n"
+        "\n"
+        "def parse_spec(spec):\n"
+        "    raise ValueError('Invalid specifier: %r' % spec)\n"
     ),
     "pkg/fmt.py": (
         "def connect(host, port):\n"
@@ -337,3 +341,14 @@ def test_no_fragment_falls_back_to_fused_words_and_says_so(repo) -> None:
     assert data["notes"][-1].endswith("for its distinctive words: quota, exhausted, uploading, "
                                       "files")
     assert "pkg/concat.py" in [r["path"] for r in data["results"]]  # "quota" is there
+
+
+def test_a_quoted_value_found_nowhere_falls_back_to_the_whole_message(repo) -> None:
+    # Row 4 looks for the quoted 'side' alone, which is nowhere; the whole query then goes
+    # through the message chain, and the response says so.
+    data = ask(repo, "Invalid specifier: 'side'")
+    assert (data["intent"], data["rule"]) == ("exact_match", "4 quoted string")
+    assert data["notes"][-1] == ("nothing found for side: searched the whole query as a "
+                                 "pasted message")
+    assert data["recognised"]["stage"] == "message"
+    assert top(data) == ("pkg/percent.py", line_of("pkg/percent.py", "Invalid specifier"))

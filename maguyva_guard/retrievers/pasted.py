@@ -30,6 +30,7 @@ from maguyva_guard.retrievers.comments import HASH, PYTHON, CommentMap, style_fo
 from maguyva_guard.retrievers.frames import resolve_frames
 from maguyva_guard.retrievers.sites import site_factor
 from maguyva_guard.retrievers.templates import (
+    anchor_pairs,
     anchor_words,
     coverage,
     normalise,
@@ -39,8 +40,13 @@ from maguyva_guard.retrievers.templates import (
 
 MIN_RECALL: Final = 0.3  # share of the message a site's literal text must cover
 PRECISION_SHARE: Final = 0.4  # how much a site's extra literal text lowers its score
-CANDIDATE_FILES: Final = 16  # blobs read per message, by weight of the words they hold
+CANDIDATE_POOL: Final = 32  # blobs read per message, by the trigram index's weight ...
+CANDIDATE_FILES: Final = 12  # ... of which these are scanned, by the anchors they hold
+CANDIDATE_PRIOR: Final = {classify.SOURCE: 1.0, classify.TEST: 0.5}
+OTHER_CANDIDATE_PRIOR: Final = 0.3
+VERIFIED_ANCHORS: Final = 8  # the rarest anchors, checked in each pooled text
 MAX_ANCHORS: Final = 8  # words looked up, longest first
+MAX_PAIRS: Final = 8  # word pairs looked up, longest first
 RARE_ANCHORS: Final = 3  # the rarest words: the text is read around their occurrences ...
 REGION_RADIUS: Final = 800  # ... this many characters either side (a long raise statement)
 MAX_OCCURRENCES: Final = 64  # per word and file
@@ -48,7 +54,7 @@ FRAME_FIRST: Final = 2.0  # the innermost project frame: above any message site 
 FRAME_REST: Final = 0.6  # the other frames, each a little below the one inside it
 FRAME_STEP: Final = 0.98
 CATEGORY_FACTOR: Final = {classify.SOURCE: 1.0, classify.TEST: 0.7}
-OTHER_CATEGORY_FACTOR: Final = 0.25
+OTHER_CATEGORY_FACTOR: Final = 0.6  # vendored or generated code raises for real
 
 Enclosing = Callable[[str, int], tuple[str, str]]  # (path, line) -> (symbol, kind)
 
@@ -81,7 +87,8 @@ def _message_sites(conn: Any, request: SearchRequest, view: Mapping[str, Any],
     anchors = anchor_words(request.message)[:MAX_ANCHORS]
     if not anchors:
         return {}
-    blobs, rare = _candidates(conn, anchors, paths_of)
+    candidates = _candidates(conn, (*anchors, *anchor_pairs(request.message, MAX_PAIRS)),
+                             paths_of, view)
     need = 1 if len(anchors) <= 2 else 2
     words = [a.lower() for a in anchors]
 
@@ -89,11 +96,10 @@ def _message_sites(conn: Any, request: SearchRequest, view: Mapping[str, Any],
         return sum(w in raw for w in words) >= need
 
     found: dict[tuple[str, int], tuple[float, int]] = {}
-    for blob, text in read_texts(conn, blobs).items():
+    for blob, text, low, held in candidates:
         paths = paths_of[blob]
         style = style_for(paths[0], view[paths[0]].language)
-        low = text.lower()
-        positions = [m for w in rare for m in _occurrences(low, w)]
+        positions = [m for w in held[:RARE_ANCHORS] for m in _occurrences(low, w)]
         groups = string_groups(text, hash_comments=style in (PYTHON, HASH), keep=keep,
                                regions=regions(text, positions, REGION_RADIUS))
         comments: CommentMap | None = None
@@ -115,22 +121,47 @@ def _message_sites(conn: Any, request: SearchRequest, view: Mapping[str, Any],
 
 
 def _candidates(conn: Any, anchors: tuple[str, ...], paths_of: Mapping[str, list[str]],
-                ) -> tuple[list[str], list[str]]:
-    """The CANDIDATE_FILES blobs holding the most of the words, weighted by rarity; and the
-    RARE_ANCHORS rarest words (lower-cased), whose occurrences say where to read."""
+                view: Mapping[str, Any]) -> list[tuple[str, str, str, list[str]]]:
+    """The CANDIDATE_FILES blobs most likely to build the message: (blob, text, lower-cased
+    text, the anchors it holds, rarest first: their occurrences say where to read).
+
+    The trigram index answers a superset (every trigram of "title cannot" is somewhere in a
+    big test module), so the CANDIDATE_POOL best by that answer are read and weighed again
+    by the VERIFIED_ANCHORS rarest anchors they really hold, source files above tests and
+    vendored code (where a message is built, not repeated)."""
     total = max(len(paths_of), 1)
     weight: dict[str, float] = {}
     idfs: dict[str, float] = {}
-    for word in anchors:
-        holders = candidate_blobs(conn, word)
+    holders_of: dict[str, set[str]] = {}
+    for anchor in anchors:
+        holders = candidate_blobs(conn, anchor)
         if not holders:
             continue
         holders &= paths_of.keys()
-        idf = idfs[word.lower()] = math.log(1 + total / (1 + len(holders)))
+        holders_of[anchor.lower()] = holders
+        idf = idfs[anchor.lower()] = math.log(1 + total / (1 + len(holders)))
         for blob in holders:
             weight[blob] = weight.get(blob, 0.0) + idf
-    rare = sorted(idfs, key=lambda w: -idfs[w])[:RARE_ANCHORS]
-    return sorted(weight, key=lambda b: (-weight[b], b))[:CANDIDATE_FILES], rare
+    rare = sorted(idfs, key=lambda w: -idfs[w])[:VERIFIED_ANCHORS]
+    # Pairs' supersets lie most (a pair spanning a value holds trigrams of big files
+    # only): the pool is chosen by the words, the pairs weigh in once verified.
+    words = {w.lower() for w in anchors if " " not in w}
+    pooled = {b: sum(idfs[w] for w in words if b in holders_of.get(w, ())) for b in weight}
+    pool = sorted(pooled, key=lambda b: (-pooled[b] * _prior(b, paths_of, view), b))
+    pool = pool[:CANDIDATE_POOL]
+    weighed = []
+    for blob, text in read_texts(conn, pool).items():
+        low = text.lower()
+        held = [w for w in rare if w in low]
+        weighed.append((-_prior(blob, paths_of, view) * sum(idfs[w] for w in held), blob,
+                        text, low, held))
+    weighed.sort(key=lambda x: (x[0], x[1]))
+    return [(blob, text, low, held) for _, blob, text, low, held in weighed[:CANDIDATE_FILES]]
+
+
+def _prior(blob: str, paths_of: Mapping[str, list[str]], view: Mapping[str, Any]) -> float:
+    category = view[paths_of[blob][0]].category or classify.SOURCE
+    return CANDIDATE_PRIOR.get(category, OTHER_CANDIDATE_PRIOR)
 
 
 def _occurrences(text: str, word: str) -> list[int]:

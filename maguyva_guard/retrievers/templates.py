@@ -23,7 +23,6 @@ repeats the message among other sentences has high recall, low precision).
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
@@ -44,7 +43,7 @@ _JOIN: Final = re.compile(r"\s*(?:\\\n\s*)*(?:#[^\n]*\n\s*)*")  # implicit conca
 _PLUS: Final = re.compile(r"\s*\+\s*")
 _PLUS_VALUE: Final = re.compile(r"\s*\+\s*[^;\"'`\n]{1,80}?\s*\+\s*")
 _SPACES: Final = re.compile(r"\s+")
-_TRIPLE: Final = re.compile(r"\"\"\"|'''")
+_TRIPLES: Final = ('"""', "'''")
 _PREFIX_CHARS: Final = frozenset("rRbBuUfF")
 
 
@@ -89,19 +88,17 @@ def string_groups(text: str, hash_comments: bool = True,
 
 def regions(text: str, positions: list[int], radius: int) -> list[tuple[int, int]]:
     """Whole-line windows of `radius` characters around `positions`, merged. A window never
-    starts inside a triple-quoted string (the scanner would read it inside out): the
-    triple quotes are paired in order, as the scanner pairs them, and a start inside a
-    pair moves to the pair's opening."""
-    triples = sorted(m.start() for m in _TRIPLE.finditer(text))
-    pairs = list(zip(triples[0::2], triples[1::2], strict=False))
+    starts inside a triple-quoted string (the scanner would read it inside out): an odd
+    count of triple quotes before the start means inside, and the start moves back to the
+    last of them."""
     windows: list[tuple[int, int]] = []
     for pos in sorted(positions):
         start = text.rfind("\n", 0, max(pos - radius, 0)) + 1
         end = text.find("\n", min(pos + radius, len(text)))
         end = len(text) if end < 0 else end
-        i = bisect_right(pairs, (start, len(text))) - 1
-        if i >= 0 and pairs[i][0] < start < pairs[i][1] + 3:
-            start = pairs[i][0]
+        for quotes in _TRIPLES:
+            if text.count(quotes, 0, start) % 2:
+                start = text.rfind(quotes, 0, start)
         if windows and start <= windows[-1][1]:
             windows[-1] = (windows[-1][0], max(end, windows[-1][1]))
         else:
@@ -202,3 +199,14 @@ def anchor_words(message: str) -> tuple[str, ...]:
     words = _WORDS.findall(_QUOTED_VALUE.sub(" ", message)) or _WORDS.findall(message)
     unique = dict.fromkeys(w for w in words if w.lower() not in _COMMON)
     return tuple(sorted(unique, key=lambda w: -len(w)))
+
+
+def anchor_pairs(message: str, limit: int) -> tuple[str, ...]:
+    """Adjacent word pairs of the message outside quoted values ("cannot be", "be blank."):
+    far rarer than single words, so they find the file that builds the message among many
+    that share its words. A pair that spans a value or a line break of the source is simply
+    not found."""
+    tokens = _QUOTED_VALUE.sub("\n", message).split(" ")
+    pairs = [f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False)
+             if "\n" not in a + b and len(a) + len(b) >= 5 and any(c.isalpha() for c in a + b)]
+    return tuple(sorted(dict.fromkeys(pairs), key=lambda p: -len(p))[:limit])

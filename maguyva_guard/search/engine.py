@@ -32,7 +32,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from maguyva_guard import spec
@@ -42,6 +42,7 @@ from maguyva_guard.retrievers.base import Retriever, SearchRequest
 from maguyva_guard.search import fallback, fusion, modalities
 from maguyva_guard.search.fusion import FusedResult
 from maguyva_guard.search.intent import Intent, classify, given, is_ordinary
+from maguyva_guard.search.pasted import MESSAGE, Pasted
 
 DIRECT = "direct"
 RRF = "rrf"
@@ -153,6 +154,15 @@ def search(
     results = fusion.fuse(ranked, the_plan.weights, the_plan.k,
                           centrality=_centrality(store, ranked), category=_category(store),
                           dedupe_per_file=dedupe_per_file, limit=limit or None)
+    if not results and not failed and not intent and target is None \
+            and preset != spec.QUICK and "\n" not in query.strip():
+        # Nothing for the terms (a short quoted message: "Invalid specifier: 'x'" looks for
+        # 'x'): the whole query goes through the pasted-message chain, which says so.
+        as_message = replace(found, pasted=Pasted(MESSAGE, query.strip()))
+        note = f"nothing found for {', '.join(found.terms) or 'the query'}: searched the " \
+               "whole query as a pasted message"
+        return _pasted(store, as_message, query, preset, limit, factories, wanted, timeout,
+                       dedupe_per_file, None, started, (*notes, note))
     return SearchResponse(
         query=query, intent=found.intent, confidence=found.confidence, fusion_strategy=strategy,
         preset=preset, modalities_run=run_order, results=tuple(results),
@@ -163,7 +173,8 @@ def search(
 
 def _pasted(store: Any, found: Intent, query: str, preset: str, limit: int | None,
             factories: Mapping[str, modalities.Factory], wanted: int, timeout: float,
-            dedupe_per_file: bool, first: list[Hit] | None, started: float) -> SearchResponse:
+            dedupe_per_file: bool, first: list[Hit] | None, started: float,
+            notes: tuple[str, ...] = ()) -> SearchResponse:
     """A pasted error: the chain of fallback.py, fused on one scale without centrality."""
     assert found.pasted is not None
     outcome = fallback.run(found, found.pasted, query, preset, factories, wanted, timeout, first)
@@ -172,13 +183,13 @@ def _pasted(store: Any, found: Intent, query: str, preset: str, limit: int | Non
                           centrality=_centrality(store, outcome.ranked) if outcome.fused
                           else fusion.no_centrality,
                           category=_category(store), dedupe_per_file=dedupe_per_file,
-                          limit=limit or None)
+                          limit=limit or None, demote=outcome.fused)
     return SearchResponse(
         query=query, intent=found.intent, confidence=found.confidence,
         fusion_strategy=RRF if outcome.fused else DIRECT, preset=preset,
         modalities_run=outcome.modalities_run, results=tuple(results),
         modalities_failed=outcome.failed, rule=found.rule, terms=found.terms, k=k,
-        notes=outcome.notes, seconds=time.monotonic() - started,
+        notes=(*notes, *outcome.notes), seconds=time.monotonic() - started,
         recognised=fallback.recognised_json(found.pasted, outcome))
 
 
