@@ -41,7 +41,7 @@ if __name__ == "__main__":
 
 from bench import baselines, measure, report  # noqa: E402
 from bench.corpus import ensure_repo  # noqa: E402
-from bench.pasted_messages import Message, messages  # noqa: E402
+from bench.pasted_messages import Message, half_prefixed, messages  # noqa: E402
 from bench.pasted_traces import Trace, go_traces, node_traces, python_traces  # noqa: E402
 from maguyva_guard.index.store import Store  # noqa: E402
 from maguyva_guard.search import engine  # noqa: E402
@@ -111,7 +111,7 @@ def run_messages(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[s
         summary = index.stderr.strip().splitlines()[-1] if index.stderr.strip() else "-"
         indexed.append(f"{project}: {summary}")
         found = messages(repo, dirs)
-        chosen = sample(found, args.per_project * (2 if name == "django" else 1))
+        chosen = half_prefixed(sample(found, args.per_project * (2 if name == "django" else 1)))
         sites: dict[str, list[range]] = {}
         for m in found:
             sites.setdefault(m.path, []).append(range(m.line, m.end_line + 1))

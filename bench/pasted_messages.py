@@ -10,11 +10,12 @@ conversions, `.format` fields and `+` operands are filled with plausible values 
 `'a repr'` for `!r`/`%r`, a number for `%d`), gettext calls are looked through. Sites with
 little literal text (under MIN_LITERAL characters) or a multi-line message are left out.
 
-Every other message is pasted with its class in front, as a traceback's last line shows
-it (`ValueError: ...`; the module-qualified name when the class is imported with
-`from module import X`), or, for a log site, the `logging` module's default prefix
-(`ERROR:django.request:`). The labels of a message are every site whose template renders
-the same text (a message raised from two places is found when either is first).
+`half_prefixed` pastes every other message with its class in front, as a traceback's last
+line shows it (`ValueError: ...`; for every other class site, the module-qualified name
+when the class is imported with `from module import X`), or, for a log site, the
+`logging` module's default prefix (`ERROR:root:`). The labels of a message are every site
+whose template renders the same text (a message raised from two places is found when
+either is first).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 MIN_LITERAL = 12
@@ -41,7 +42,7 @@ HOLE = "\0"
 class Message:
     text: str  # as pasted
     message: str  # without the prefix
-    prefix: str
+    prefix: str  # the class or log prefix (half_prefixed puts it in front of every other)
     path: str  # the site's file
     line: int
     end_line: int
@@ -153,8 +154,8 @@ def messages(repo: Path, package_dirs: list[str]) -> list[Message]:
             except (SyntaxError, UnicodeDecodeError):
                 continue
             imports = _imports(tree)
-            for i, (node, expr, cls, kind) in enumerate(_sites(tree)):
-                made = _message(node, expr, cls, kind, rel, imports, len(found) + i)
+            for node, expr, cls, kind in _sites(tree):
+                made = _message(node, expr, cls, kind, rel, imports, len(found))
                 if made is not None:
                     found.append(made)
     return _labelled(found)
@@ -170,16 +171,20 @@ def _message(node: ast.AST, expr: ast.AST, cls: str, kind: str, rel: str,
     if len(literal.strip()) < MIN_LITERAL or len(literal.split()) < 2:
         return None
     text = text.strip()
-    prefix = ""
-    if n % 2 == 0:
-        if kind == "raise":
-            name = cls.rsplit(".", 1)[-1]
-            prefix = f"{imports.get(name, name) if n % 4 == 0 else name}: "
-        else:
-            prefix = "ERROR:root:"
+    if kind == "raise":
+        name = cls.rsplit(".", 1)[-1]
+        prefix = f"{imports.get(name, name) if n % 2 == 0 else name}: "
+    else:
+        prefix = "ERROR:root:"
     line = getattr(node, "lineno", 0)
     end = getattr(node, "end_lineno", line) or line
-    return Message(prefix + text, text, prefix, rel, line, end, template.strip())
+    return Message(text, text, prefix, rel, line, end, template.strip())
+
+
+def half_prefixed(chosen: list[Message]) -> list[Message]:
+    """Every other message pasted with its prefix in front; the others bare."""
+    return [replace(m, text=m.prefix + m.message) if i % 2 == 0 else replace(m, prefix="")
+            for i, m in enumerate(chosen)]
 
 
 def _labelled(found: list[Message]) -> list[Message]:

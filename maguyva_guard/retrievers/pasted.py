@@ -17,6 +17,7 @@ the fallback chain's business (search/fallback.py), which says so.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -40,13 +41,13 @@ from maguyva_guard.retrievers.templates import (
 
 MIN_RECALL: Final = 0.3  # share of the message a site's literal text must cover
 PRECISION_SHARE: Final = 0.4  # how much a site's extra literal text lowers its score
-CANDIDATE_POOL: Final = 32  # blobs read per message, by the trigram index's weight ...
+CANDIDATE_POOL: Final = 24  # blobs read per message, by the trigram index's weight ...
 CANDIDATE_FILES: Final = 12  # ... of which these are scanned, by the anchors they hold
 CANDIDATE_PRIOR: Final = {classify.SOURCE: 1.0, classify.TEST: 0.5}
 OTHER_CANDIDATE_PRIOR: Final = 0.3
-VERIFIED_ANCHORS: Final = 8  # the rarest anchors, checked in each pooled text
-MAX_ANCHORS: Final = 8  # words looked up, longest first
-MAX_PAIRS: Final = 8  # word pairs looked up, longest first
+VERIFIED_ANCHORS: Final = 6  # the rarest anchors, checked in each pooled text
+MAX_ANCHORS: Final = 6  # words looked up, longest first
+MAX_PAIRS: Final = 6  # word pairs looked up, longest first
 RARE_ANCHORS: Final = 3  # the rarest words: the text is read around their occurrences ...
 REGION_RADIUS: Final = 800  # ... this many characters either side (a long raise statement)
 MAX_OCCURRENCES: Final = 64  # per word and file
@@ -130,7 +131,6 @@ def _candidates(conn: Any, anchors: tuple[str, ...], paths_of: Mapping[str, list
     by the VERIFIED_ANCHORS rarest anchors they really hold, source files above tests and
     vendored code (where a message is built, not repeated)."""
     total = max(len(paths_of), 1)
-    weight: dict[str, float] = {}
     idfs: dict[str, float] = {}
     holders_of: dict[str, set[str]] = {}
     for anchor in anchors:
@@ -139,16 +139,17 @@ def _candidates(conn: Any, anchors: tuple[str, ...], paths_of: Mapping[str, list
             continue
         holders &= paths_of.keys()
         holders_of[anchor.lower()] = holders
-        idf = idfs[anchor.lower()] = math.log(1 + total / (1 + len(holders)))
-        for blob in holders:
-            weight[blob] = weight.get(blob, 0.0) + idf
+        idfs[anchor.lower()] = math.log(1 + total / (1 + len(holders)))
     rare = sorted(idfs, key=lambda w: -idfs[w])[:VERIFIED_ANCHORS]
     # Pairs' supersets lie most (a pair spanning a value holds trigrams of big files
     # only): the pool is chosen by the words, the pairs weigh in once verified.
     words = {w.lower() for w in anchors if " " not in w}
-    pooled = {b: sum(idfs[w] for w in words if b in holders_of.get(w, ())) for b in weight}
-    pool = sorted(pooled, key=lambda b: (-pooled[b] * _prior(b, paths_of, view), b))
-    pool = pool[:CANDIDATE_POOL]
+    pooled: dict[str, float] = {}
+    for word in words & holders_of.keys():
+        for blob in holders_of[word]:
+            pooled[blob] = pooled.get(blob, 0.0) + idfs[word]
+    pool = heapq.nsmallest(CANDIDATE_POOL, pooled,
+                           key=lambda b: (-pooled[b] * _prior(b, paths_of, view), b))
     weighed = []
     for blob, text in read_texts(conn, pool).items():
         low = text.lower()

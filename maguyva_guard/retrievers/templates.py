@@ -92,12 +92,19 @@ def regions(text: str, positions: list[int], radius: int) -> list[tuple[int, int
     count of triple quotes before the start means inside, and the start moves back to the
     last of them."""
     windows: list[tuple[int, int]] = []
+    counted = {quotes: (0, 0) for quotes in _TRIPLES}  # (offset, count before it)
     for pos in sorted(positions):
         start = text.rfind("\n", 0, max(pos - radius, 0)) + 1
         end = text.find("\n", min(pos + radius, len(text)))
         end = len(text) if end < 0 else end
         for quotes in _TRIPLES:
-            if text.count(quotes, 0, start) % 2:
+            at, before = counted[quotes]
+            if start >= at:  # count on from the last window's start, not from 0
+                before += text.count(quotes, at, start)
+                counted[quotes] = (start, before)
+            else:
+                before = text.count(quotes, 0, start)
+            if before % 2:
                 start = text.rfind(quotes, 0, start)
         if windows and start <= windows[-1][1]:
             windows[-1] = (windows[-1][0], max(end, windows[-1][1]))
