@@ -227,8 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     markdown = render(msgs, traces, meta)
     report.RESULTS.mkdir(parents=True, exist_ok=True)
     (report.RESULTS / "pasted.md").write_text(markdown)
+    small = [{**{k: v for k, v in t.items() if k != "text"},
+              "error": t["text"].strip().splitlines()[-1][:200] if t["text"].strip() else ""}
+             for t in traces]  # the whole traces would make the results file large
     (report.RESULTS / "pasted.json").write_text(json.dumps(
-        {**meta, "messages": msgs, "traces": traces}, indent=1))
+        {**meta, "messages": msgs, "traces": small}, indent=1))
     print(markdown)
     return 0
 
