@@ -245,3 +245,15 @@ class DocMention:
     line: int
     symbol: str  # the changed symbol's qualified name
     term: str  # the name found
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame of a pasted traceback or stack trace, as printed (search/stacks.py): the
+    file as the trace names it (absolute, relative, or only a file name), its 1-based line,
+    and the function. `module` is the Java/Kotlin class or Go package path, when printed."""
+
+    file: str
+    line: int
+    function: str = ""
+    module: str = ""

@@ -48,6 +48,13 @@ CONF_SIMILAR: Final = 0.90  # find_similar: the caller passed code, not words
 # Grades inside the ranges of rows 4 and 5 (SPEC 2), by strength of signal (intent.py).
 CONF_EXACT_ERRNO: Final = 0.88  # row 4: an E[A-Z]+ errno token (quoted/traceback: MAX)
 CONF_IDENTIFIER_TWO_PART: Final = 0.70  # row 5: two parts (parse_config, parseConfig)
+# Row 4 for pasted errors (search/pasted.py): an exception or log prefix ("ValueError: ",
+# "ERROR:root:") says the user pasted what a program printed, as surely as a traceback.
+CONF_EXACT_PREFIX: Final = 0.90
+# Row 4 after a look at the index (search/fallback.py): a sentence no row caught (row 7)
+# that a string in the source builds. Above the direct path's threshold, below any
+# signal the text itself carries.
+CONF_EXACT_PROBED: Final = 0.86
 # SPEC 7: the guard names the intent itself (impact_analysis, find_references); no classifier
 # decided it, so it is certain, and the direct path (a classifier decision) does not apply.
 CONF_GIVEN: Final = 1.0

@@ -87,6 +87,12 @@ CASES = [
     ("NullPointerException", EXACT, 0.85, ("NullPointerException",)),
     ("ErrNotFound", EXACT, 0.85, ("ErrNotFound",)),
     ("where do we raise ValueError", EXACT, 0.85, ("ValueError",)),
+    # a pasted error line: the prefix is set aside, the message is the literal
+    ("ValueError: level must be 'head'", EXACT, 0.90, ("level must be 'head'",)),
+    ("django.core.exceptions.ImproperlyConfigured: The SECRET_KEY setting must not be empty.",
+     EXACT, 0.90, ("The SECRET_KEY setting must not be empty.",)),
+    ("ERROR:django.request:Internal Server Error: /admin/", EXACT, 0.90,
+     ("Internal Server Error: /admin/",)),
     # row 5: a bare identifier -> find_definition 0.60..0.80, graded by parts
     ("Config.load", DEF, 0.80, ("Config.load",)),
     ("os.path.join", DEF, 0.80, ("os.path.join",)),
@@ -226,6 +232,24 @@ def test_multiline_words_are_not_code() -> None:
 )
 def test_is_ordinary(query: str, ordinary: bool) -> None:
     assert is_ordinary(classify(query), query) is ordinary
+
+
+@pytest.mark.parametrize(("query", "rule", "kind"), [
+    ("ValueError: level must be 'head'", "4 exception prefix", "message"),
+    ("2026-12-04 09:30:00,123 ERROR [app] disk full", "4 log prefix", "log line"),
+    (TRACEBACK, "4 traceback", "python traceback"),
+    (JAVA_TRACE, "4 traceback", "java stack"),
+    (GO_PANIC, "4 traceback", "go panic"),
+    ("'for' statements should have at least four words", "4 quoted string", "message"),
+])
+def test_pasted_errors_are_recognised(query: str, rule: str, kind: str) -> None:
+    found = classify(query)
+    assert (found.rule, found.pasted.kind if found.pasted else None) == (rule, kind)
+
+
+def test_a_capitalised_word_and_a_colon_is_not_an_exception() -> None:
+    found = classify("Note: caching is off")
+    assert found.pasted is None and found.rule == "7 fallback"
 
 
 def test_intent_is_frozen() -> None:

@@ -71,6 +71,18 @@ def test_grades_inside_the_ranges() -> None:
     assert spec.CONF_IDENTIFIER_MAX < spec.DIRECT_PATH_MIN_CONFIDENCE <= spec.CONF_EXACT_MIN
 
 
+def test_exception_or_log_prefix_grade() -> None:
+    # An exception or log prefix is as strong a sign of pasted output as a traceback.
+    assert spec.CONF_EXACT_PREFIX == 0.90 == spec.CONF_EXACT_MAX
+
+
+def test_probed_message_grade() -> None:
+    # A sentence only the index recognised: inside row 4, below every textual signal, and
+    # still on the direct path.
+    assert spec.CONF_EXACT_PROBED == 0.86
+    assert spec.DIRECT_PATH_MIN_CONFIDENCE <= spec.CONF_EXACT_PROBED < spec.CONF_EXACT_ERRNO
+
+
 def test_direct_path_threshold() -> None:
     assert spec.DIRECT_PATH_MIN_CONFIDENCE == 0.85
     assert not 0.84 >= spec.DIRECT_PATH_MIN_CONFIDENCE

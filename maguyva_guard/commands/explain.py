@@ -41,8 +41,25 @@ def _header(data: dict[str, Any]) -> list[str]:
         f"{data['fusion_strategy']} · preset {data['preset']} · k {data['k']} · "
         f"ran {', '.join(data['modalities_run'])}",
     ]
+    lines.extend(_recognised(data.get("recognised")))
     lines.extend(f"note: {note}" for note in data.get("notes", []))
     return [*lines, ""]
+
+
+def _recognised(pasted: dict[str, Any] | None) -> list[str]:
+    """What was read out of a pasted error: its kind, class, message and frames."""
+    if not pasted:
+        return []
+    cls = f"{pasted['error_class']}: " if pasted["error_class"] else ""
+    lines = [f"recognised {pasted['kind']}: {cls}{pasted['message']}"]
+    if pasted["prefix"]:
+        lines.append(f"prefix set aside: {pasted['prefix'].strip()}")
+    if pasted["frames"]:
+        innermost = pasted["frames"][0]
+        lines.append(f"{len(pasted['frames'])} frames, innermost "
+                     f"{innermost['file']}:{innermost['line']} {innermost['function']}".rstrip())
+    lines.append(f"answered by: {pasted['stage']}")
+    return lines
 
 
 def _trail(r: dict[str, Any], k: int) -> list[str]:

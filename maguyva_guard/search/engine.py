@@ -32,16 +32,17 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from maguyva_guard import spec
 from maguyva_guard.errors import FatalError
 from maguyva_guard.records import MODULE_SYMBOL, Contribution, Definition, Hit
 from maguyva_guard.retrievers.base import Retriever, SearchRequest
-from maguyva_guard.search import fusion, modalities
+from maguyva_guard.search import fallback, fusion, modalities
 from maguyva_guard.search.fusion import FusedResult
 from maguyva_guard.search.intent import Intent, classify, given, is_ordinary
+from maguyva_guard.search.pasted import MESSAGE, Pasted
 
 DIRECT = "direct"
 RRF = "rrf"
@@ -74,6 +75,7 @@ class SearchResponse:
     k: int = 0
     notes: tuple[str, ...] = ()  # plan decisions worth explaining (a direct-path fallback)
     seconds: float = 0.0
+    recognised: dict[str, Any] | None = None  # a pasted error: what was read out of it
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -88,6 +90,7 @@ class SearchResponse:
             "terms": list(self.terms),
             "k": self.k,
             "notes": list(self.notes),
+            "recognised": self.recognised,
             "results": [_result_json(r) for r in self.results],
         }
 
@@ -127,6 +130,14 @@ def search(
     factories = _factories(store, config, retrievers)
     wanted = max(limit, spec.MODALITY_CANDIDATES_MIN) if limit else spec.MODALITY_CANDIDATES_MAX
     wanted = candidates or wanted
+    probed = None  # a sentence no row caught may be a message the source builds
+    if not intent and target is None and preset != spec.QUICK:
+        probed = fallback.probe(found, query, factories, wanted, timeout)
+    if probed is not None or (found.pasted is not None and target is None):
+        found, first = probed if probed is not None else (found, None)
+        assert found.pasted is not None
+        return _pasted(store, found, query, preset, limit, factories, wanted, timeout,
+                       dedupe_per_file, first, started)
     request = SearchRequest(query=query, intent=found.intent, terms=found.terms, target=target,
                             limit=wanted, depth=depth)
     ranked, failed = modalities.run(the_plan.modalities, factories, request, timeout)
@@ -143,12 +154,43 @@ def search(
     results = fusion.fuse(ranked, the_plan.weights, the_plan.k,
                           centrality=_centrality(store, ranked), category=_category(store),
                           dedupe_per_file=dedupe_per_file, limit=limit or None)
+    if not results and not failed and not intent and target is None \
+            and preset != spec.QUICK and "\n" not in query.strip():
+        # Nothing for the terms (a short quoted message: "Invalid specifier: 'x'" looks for
+        # 'x'): the whole query goes through the pasted-message chain, which says so.
+        as_message = replace(found, pasted=Pasted(MESSAGE, query.strip()))
+        note = f"nothing found for {', '.join(found.terms) or 'the query'}: searched the " \
+               "whole query as a pasted message"
+        return _pasted(store, as_message, query, preset, limit, factories, wanted, timeout,
+                       dedupe_per_file, None, started, (*notes, note))
     return SearchResponse(
         query=query, intent=found.intent, confidence=found.confidence, fusion_strategy=strategy,
         preset=preset, modalities_run=run_order, results=tuple(results),
         modalities_failed=failed, rule=found.rule, terms=found.terms, k=the_plan.k,
         notes=notes, seconds=time.monotonic() - started,
     )
+
+
+def _pasted(store: Any, found: Intent, query: str, preset: str, limit: int | None,
+            factories: Mapping[str, modalities.Factory], wanted: int, timeout: float,
+            dedupe_per_file: bool, first: list[Hit] | None, started: float,
+            notes: tuple[str, ...] = ()) -> SearchResponse:
+    """A pasted error: the chain of fallback.py, fused on one scale without centrality."""
+    assert found.pasted is not None
+    outcome = fallback.run(found, found.pasted, query, preset, factories, wanted, timeout, first)
+    k = spec.RRF_K.get(preset, spec.RRF_K[spec.DEFAULT])
+    results = fusion.fuse(outcome.ranked, outcome.weights, k,
+                          centrality=_centrality(store, outcome.ranked) if outcome.fused
+                          else fusion.no_centrality,
+                          category=_category(store), dedupe_per_file=dedupe_per_file,
+                          limit=limit or None, demote=outcome.fused)
+    return SearchResponse(
+        query=query, intent=found.intent, confidence=found.confidence,
+        fusion_strategy=RRF if outcome.fused else DIRECT, preset=preset,
+        modalities_run=outcome.modalities_run, results=tuple(results),
+        modalities_failed=outcome.failed, rule=found.rule, terms=found.terms, k=k,
+        notes=(*notes, *outcome.notes), seconds=time.monotonic() - started,
+        recognised=fallback.recognised_json(found.pasted, outcome))
 
 
 def plan(found: Intent, query: str, preset: str, target: Definition | None) -> Plan:

@@ -74,11 +74,14 @@ def fuse(
     category: Category = no_category,
     dedupe_per_file: bool = True,
     limit: int | None = None,
+    demote: bool = True,
 ) -> list[FusedResult]:
     """Merge each modality's ranked hits into one list, best first (SPEC 5).
 
     `ranked` maps a modality to its hits, best first; `weights` is the intent's profile. A
-    modality with weight 0 contributes nothing (the engine never runs one).
+    modality with weight 0 contributes nothing (the engine never runs one). `demote=False`
+    keeps vendor/build paths at their rank: a pasted trace's frame in `dist/` is where the
+    error happened, whatever the path says (the text retriever weighs categories itself).
     """
     found: dict[tuple[str, str], list[tuple[Contribution, Hit]]] = {}
     boosts: dict[tuple[str, str], tuple[float, float]] = {}
@@ -95,7 +98,8 @@ def fuse(
             value = spec.rrf_contribution(weight, rank, k, c)
             found.setdefault(key, []).append(
                 (Contribution(modality, rank, weight, boost, value), hit))
-    results = [_result(key, evidence, boosts[key][0], category) for key, evidence in found.items()]
+    results = [_result(key, evidence, boosts[key][0], category, demote)
+               for key, evidence in found.items()]
     results.sort(key=lambda r: (-r.score, r.path, r.line_start, r.symbol))
     if dedupe_per_file:
         results = dedupe(results)
@@ -135,7 +139,7 @@ def _symbol(hit: Hit) -> str:
 
 
 def _result(key: tuple[str, str], evidence: list[tuple[Contribution, Hit]], centrality: float,
-            category: Category) -> FusedResult:
+            category: Category, demote: bool = True) -> FusedResult:
     # Ties between equal contributions go to the cheaper modality, as in spec.CHEAPNESS_ORDER.
     evidence = sorted(evidence, key=lambda e: (-e[0].value, _cheapness(e[0].modality)))
     best = evidence[0][1]
@@ -143,7 +147,7 @@ def _result(key: tuple[str, str], evidence: list[tuple[Contribution, Hit]], cent
     # The store classified the file at index time (content included: minified, marked as
     # generated); the path's own category is the fallback for a file it does not know.
     cat = category(key[0]) or path_category(key[0])
-    demotion = spec.DEMOTION_FACTOR if cat in DEMOTED_CATEGORIES else 1.0
+    demotion = spec.DEMOTION_FACTOR if demote and cat in DEMOTED_CATEGORIES else 1.0
     contributions = tuple(c for c, _ in evidence)
     return FusedResult(
         path=key[0],

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 from maguyva_guard import spec
 from maguyva_guard.errors import FatalError
+from maguyva_guard.search.pasted import MESSAGE, Pasted, recognise
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class Intent:
     rule: str
     terms: tuple[str, ...] = ()
     given: bool = False  # named by the caller (the guard), not classified
+    pasted: Pasted | None = None  # a pasted error: message, class, frames (search/pasted.py)
 
 
 def given(intent: str, query: str) -> Intent:
@@ -147,6 +149,9 @@ def classify(query: str, *, is_code: bool = False) -> Intent:
     text = query.strip()
     if is_code or _looks_like_code(text):
         return Intent(spec.FIND_SIMILAR, spec.CONF_SIMILAR, "0 code", _declared_names(text))
+    pasted = recognise(text)
+    if pasted is not None:
+        return _pasted(text, pasted)
     plain = text.replace("`", " ").strip()
     quoted = _quoted(plain)
     outside = _QUOTED.sub(" ", plain) if quoted else plain
@@ -235,10 +240,25 @@ def _exact(text: str, outside: str, quoted: tuple[str, ...]) -> Intent | None:
     if quoted and _is_message(outside):
         # A pasted message that quotes a word ("'for' statements should have at least four
         # words"): the message is the literal, one target (SPEC 4's direct path), not the
-        # quoted word, which is everywhere.
-        return Intent(spec.EXACT_MATCH, confidence, rule, (text,))
+        # quoted word, which is everywhere; its quoted values may fill placeholders.
+        return Intent(spec.EXACT_MATCH, confidence, rule, (text,), pasted=Pasted(MESSAGE, text))
     return Intent(spec.EXACT_MATCH, confidence, rule,
                   _unique([*quoted, *errnos, *errors, *_code_tokens(outside)]))
+
+
+def _pasted(text: str, pasted: Pasted) -> Intent:
+    """Row 4 for what a program printed: a trace (its terms as before: the error names, or
+    the panic line), or a message line behind an exception or log prefix (the message)."""
+    if pasted.frames or _TRACEBACK.search(text):
+        outside = _QUOTED.sub(" ", text)
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        panic = next((line for line in lines if "panic" in line), lines[-1])
+        names = _unique([*_ERROR_NAME.findall(outside), *_ERRNO.findall(outside)])
+        return Intent(spec.EXACT_MATCH, spec.CONF_EXACT_MAX, "4 traceback", names or (panic,),
+                      pasted=pasted)
+    rule = "4 exception prefix" if pasted.error_class else "4 log prefix"
+    return Intent(spec.EXACT_MATCH, spec.CONF_EXACT_PREFIX, rule, (pasted.message,),
+                  pasted=pasted)
 
 
 def _is_message(outside: str) -> bool:
