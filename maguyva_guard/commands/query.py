@@ -1,7 +1,7 @@
-"""The `query` command's core: bring the index up to date, answer, shape CONTRACT.md's JSON.
+"""The `query` command's core: bring the index up to date, answer, shape docs/json.md's JSON.
 
 The answer is engine.search's (classify, plan, run the modalities in parallel, fuse), as
-the JSON of SearchResponse.to_json(): CONTRACT.md's fields plus each result's contributions,
+the JSON of SearchResponse.to_json(): docs/json.md's fields plus each result's contributions,
 which `query --explain` renders (explain.py).
 """
 
@@ -17,7 +17,7 @@ from maguyva_guard.search import engine
 
 def answer(repo: str, text: str, preset: str = spec.DEFAULT, limit: int = 10,
            progress: indexer.Progress | None = None) -> dict[str, Any]:
-    """CONTRACT.md `query --json`: {"query", "intent", ..., "results": [...]}."""
+    """docs/json.md `query --json`: {"query", "intent", ..., "results": [...]}."""
     with Store.open(repo, exclusive=True) as store:
         indexer.update(store, progress=progress)
         settings = config.load_config(store.root)

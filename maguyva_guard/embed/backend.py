@@ -1,4 +1,4 @@
-"""Choosing the embedding backend: texts in, packed sign bits out (SPEC 1).
+"""Choosing the embedding backend: texts in, packed sign bits out (design §1).
 
     backend = select(config)              # the embedded SimHash unless Voyage is opted in
     bits = backend.embed(texts, "document")   # np.uint8 array (len(texts), dimension // 8)
