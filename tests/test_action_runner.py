@@ -405,12 +405,12 @@ def test_hostile_names_reach_no_script_and_are_escaped_in_the_comment(world, tmp
     ("github.event.number == '7'", True),  # a number and a string compare as numbers
 ])
 def test_the_runner_evaluates_expressions_as_github_does(tmp_path, expression, expected):
-    from action_runner import _Parser
+    from gh_expressions import Parser
 
     contexts = {"inputs": {"sarif": "True", "comment": "true"}, "steps": {},
                 "github": {"event_name": "pull_request",
                            "event": {"number": 7, "pull_request": {"base": {"ref": "main"}}}}}
-    assert _Parser(expression, contexts, {}).parse() == expected
+    assert Parser(expression, contexts, {}).parse() == expected
 
 
 def test_the_runner_reads_file_commands_in_both_forms(tmp_path):
