@@ -317,7 +317,9 @@ def test_a_failed_check_is_commented_then_fails_the_job(make_repo, tmp_path):
     assert "the check failed" in (tmp_path / "step_summary").read_text()
     server = FakeGitHub().start()
     try:
-        server.add("<!-- maguyva-guard -->\n## an earlier report: all clear\n")
+        # our earlier report: written by the token's identity (a person's token: octocat)
+        server.add("<!-- maguyva-guard -->\n## an earlier report: all clear\n",
+                   {"login": "octocat", "type": "User"})
         code, log, _ = run_step(
             "comment", repo, tmp_path, GUARD_PYTHON=sys.executable, GITHUB_TOKEN="t0k3n",
             REPO_SLUG="o/r", PR_NUMBER="3", REPORT="", FAILED_LOG=outputs["failed-log"],

@@ -129,6 +129,8 @@ class World:
             "actions/cache": record("actions/cache", {"cache-hit": "false"}),
             "actions/cache/restore": record("actions/cache/restore"),
             "actions/cache/save": record("actions/cache/save"),
+            "actions/upload-artifact": record("actions/upload-artifact",
+                                              {"artifact-url": "https://github.test/artifact/1"}),
             "github/codeql-action/upload-sarif": record("github/codeql-action/upload-sarif"),
         })
         return runner.run()
@@ -173,7 +175,7 @@ def test_a_pull_request_gets_a_comment_the_summary_and_the_outputs(world):
     run = world.run(ws, "pull_request", pr_event(world, base))
     assert not run.failed, [(s.id, s.log) for s in run.steps if s.outcome == "failure"]
     assert run.ran() == ["python", "pip-cache", "pip-downloads", "install", "base", "history",
-                         "cache", "check", "save-index", "comment"]
+                         "cache", "check", "save-index", "upload-report", "comment"]
     assert run.outputs["risk"] in ("medium", "high")
     assert int(run.outputs["affected-count"]) >= 1
     text = report(run)
