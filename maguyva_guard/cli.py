@@ -266,7 +266,7 @@ def _save_option(value: str) -> tuple[str, str]:
 @click.option("--from-env", is_flag=True,
               help="Take --base/--head from pre-commit's pre-push variables.")
 @click.option("--preset", type=click.Choice(["quick", "default", "thorough"]), default=None,
-              help="How many modalities to run (SPEC 4; config default: thorough).")
+              help="How many modalities to run (docs/design.md; config default: thorough).")
 @click.option("--depth", type=click.IntRange(min=1, max=8), default=None,
               help="How far to follow callers to the tests (default 8).")
 @click.option("--format", "fmt", type=click.Choice(["text", "pytest", "paths", "json"]),
