@@ -1,7 +1,7 @@
 """The command line: parse, call one core function, map the result to an exit code.
 
 The core never imports click; it raises FatalError for the user's mistakes, which this
-module shows as one line on stderr with exit code 2 (CONTRACT.md).
+module shows as one line on stderr with exit code 2 (docs/json.md).
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ class InternalError(click.ClickException):
 @contextmanager
 def _one_line() -> Iterator[None]:
     """click's usage errors (an unknown flag, a bad value) as one line with exit code 2, and
-    any unexpected exception as one line with exit code 3 (CONTRACT.md: no tracebacks)."""
+    any unexpected exception as one line with exit code 3 (docs/json.md: no tracebacks)."""
     try:
         yield
     except click.exceptions.NoArgsIsHelpError:
@@ -173,12 +173,12 @@ def index(repo: str, rebuild: bool) -> None:
 @click.argument("text")
 @repo_option
 @click.option("--preset", type=_choice(spec.PRESETS), default="default",
-              show_default=True, help="How many modalities to run (SPEC 4).")
+              show_default=True, help="How many modalities to run (docs/design.md).")
 @click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True,
               help="How many results.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object (CONTRACT.md).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object (docs/json.md).")
 @click.option("--explain", is_flag=True,
-              help="Show the intent, the plan and each score's contributions (SPEC 5).")
+              help="Show the intent, the plan and each score's contributions.")
 @fatal_to_usage
 def query(text: str, repo: str, preset: str, limit: int, as_json: bool, explain: bool) -> None:
     """Ask the code-search engine: "def parse_config", "who calls parse_config", ..."""
@@ -209,7 +209,7 @@ def query(text: str, repo: str, preset: str, limit: int, as_json: bool, explain:
 @click.option("--from-env", is_flag=True,
               help="Take --base/--head from pre-commit's pre-push variables.")
 @click.option("--preset", type=_choice(spec.PRESETS), default=None,
-              help="How many modalities to run (SPEC 4; config default: thorough).")
+              help="How many modalities to run (docs/design.md; config default: thorough).")
 @click.option("--depth", type=int, default=None, help="How far to follow callers (default 2).")
 @click.option("--format", "fmt", type=_choice(FORMATS),
               default="text", show_default=True)
@@ -267,7 +267,7 @@ def _save_option(value: str) -> tuple[str, str]:
 @click.option("--from-env", is_flag=True,
               help="Take --base/--head from pre-commit's pre-push variables.")
 @click.option("--preset", type=click.Choice(["quick", "default", "thorough"]), default=None,
-              help="How many modalities to run (SPEC 4; config default: thorough).")
+              help="How many modalities to run (docs/design.md; config default: thorough).")
 @click.option("--depth", type=click.IntRange(min=1, max=8), default=None,
               help="How far to follow callers to the tests (default 8).")
 @click.option("--format", "fmt", type=click.Choice(["text", "pytest", "paths", "json"]),

@@ -117,7 +117,7 @@ class Hit:
     via: tuple[str, ...] = field(default_factory=tuple)  # graph hits: the chain from the target
 
 
-# --- The guard's report (CONTRACT.md `check --format json`) --------------------------------
+# --- The guard's report (docs/json.md `check --format json`) --------------------------------
 
 class ChangeKind(StrEnum):
     """What happened to a changed symbol (JSON `changed_symbols[].change`)."""
@@ -165,7 +165,7 @@ class ChangedSymbol:
 
 @dataclass(frozen=True)
 class Contribution:
-    """One modality's share of a fused score (SPEC 5): what the report's "found by" shows."""
+    """One modality's share of a fused score (design §5): what the report's "found by" shows."""
 
     modality: str
     rank: int  # 0-based position in that modality's list

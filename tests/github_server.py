@@ -1,10 +1,15 @@
 """A small stand-in for the GitHub REST API's issue-comment endpoints, on 127.0.0.x.
 
-It serves what `maguyva-guard comment` calls: list (paginated with Link headers, as GitHub
-does), create and update. Switches imitate the cases that matter: a fork's read-only token
-(403 on writes), a flaky front end (502 a given number of times), and redirects or next-page
-links that point somewhere else. Every request is recorded with its headers, so a test can
-see exactly where the token went.
+It serves what `maguyva-guard comment` calls: who am I (GET /user), list (paginated with
+Link headers, as GitHub does), create, update and delete. Identities are GitHub's: an
+installation token (the workflow's GITHUB_TOKEN, `ghs_...`) gets 403 from /user and writes as
+`github-actions[bot]` (type Bot); any other token is a person's (`users` maps it to a login,
+default `octocat`). Every comment carries its author in `user`, as GitHub's do.
+Switches imitate the cases that matter: a fork's read-only token (403 on writes), a flaky
+front end (502 a given number of times), redirects or next-page links that point somewhere
+else, an error body that echoes the request's headers, and a barrier that holds the first
+list requests until N runs have sent theirs (two runs racing). Every request is recorded
+with its headers, so a test can see exactly where the token went.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ _ONE = re.compile(r"/repos/([^/]+)/([^/]+)/issues/comments/(\d+)")
 _REVIEW_LIST = re.compile(r"/repos/([^/]+)/([^/]+)/pulls/(\d+)/comments")
 _REVIEW_ONE = re.compile(r"/repos/([^/]+)/([^/]+)/pulls/comments/(\d+)")
 ACTIONS_BOT = "github-actions[bot]"
+BOT = {"login": "github-actions[bot]", "type": "Bot"}
+INSTALLATION_PREFIX = "ghs_"  # GitHub's prefix for installation (workflow) tokens
 
 
 @dataclass
@@ -41,6 +48,9 @@ class FakeGitHub:
     fail_first: int = 0  # answer 502 to this many requests before behaving
     redirect_list_to: str = ""  # answer the next list request with a 307 to this URL
     next_link_to: str = ""  # a Link rel="next" to this URL on the first page
+    echo_headers_on: int = 0  # answer this status, with the request's headers in the message
+    users: dict[str, str] = field(default_factory=dict)  # a person's token -> login
+    list_barrier: threading.Barrier | None = None  # held by the first lists of racing runs
     comments: dict[int, dict[str, Any]] = field(default_factory=dict)
     # Pull-request review comments, and the (path, side, line) places the diff holds: a
     # review comment elsewhere gets GitHub's 422. `login` is who GET /user says the token
@@ -51,17 +61,30 @@ class FakeGitHub:
     seen: list[Seen] = field(default_factory=list)
     _next_id: int = 1000
     _server: ThreadingHTTPServer | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def url(self) -> str:
         assert self._server is not None
         return f"http://{self.host}:{self._server.server_address[1]}{self.prefix}"
 
-    def add(self, body: str) -> int:
-        self._next_id += 1
-        self.comments[self._next_id] = {"id": self._next_id, "body": body,
-                                        "html_url": f"https://github.test/c/{self._next_id}"}
-        return self._next_id
+    def add(self, body: str, user: dict[str, str] | None = None) -> int:
+        """A comment by `user` (default: someone else, a person named mallory)."""
+        with self._lock:
+            self._next_id += 1
+            new_id = self._next_id
+            self.comments[new_id] = {"id": new_id, "body": body,
+                                     "user": dict(user or {"login": "mallory", "type": "User"}),
+                                     "html_url": f"https://github.test/c/{new_id}"}
+        return new_id
+
+    def identity(self, token: str) -> dict[str, str] | None:
+        """The author a token writes as; None for an installation token's GET /user."""
+        if self.login is not None:  # the review tests' switch: one person for every token
+            return {"login": self.login, "type": "User"}
+        if token.startswith(INSTALLATION_PREFIX):
+            return None
+        return {"login": self.users.get(token, "octocat"), "type": "User"}
 
     def marked(self, marker: str = "<!-- maguyva-guard -->") -> list[dict[str, Any]]:
         return [c for c in self.comments.values() if marker in c["body"]]
@@ -102,25 +125,53 @@ class FakeGitHub:
         if self.fail_first > 0:
             self.fail_first -= 1
             return _send(handler, 502, {"message": "Server Error"})
+        if self.echo_headers_on:
+            # Some proxies and API front ends echo the request in an error; GitHub must not
+            # be trusted never to.
+            echo = "; ".join(f"{k}: {v}" for k, v in handler.headers.items())
+            return _send(handler, self.echo_headers_on, {"message": f"Bad request ({echo})"})
+        token = handler.headers.get("Authorization", "").removeprefix("Bearer ")
+        author = self.identity(token)
         parts = urlsplit(handler.path)
         path = parts.path.removeprefix(self.prefix)
-        if path == "/user" or _REVIEW_LIST.fullmatch(path) or _REVIEW_ONE.fullmatch(path):
+        if method == "GET" and path == "/user":
+            if author is None:
+                return _send(handler, 403, {"message": "Resource not accessible by integration"})
+            return _send(handler, 200, author)
+        if _REVIEW_LIST.fullmatch(path) or _REVIEW_ONE.fullmatch(path):
             return self._review(handler, method, path, body, parse_qs(parts.query))
         if method == "GET" and _LIST.fullmatch(path):
             if self.redirect_list_to:
                 location, self.redirect_list_to = self.redirect_list_to, ""
                 return _send(handler, 307, {}, {"Location": location})
+            self._wait_at_barrier()
             return self._list(handler, parse_qs(parts.query))
-        if method in ("POST", "PATCH") and self.deny_writes:
+        if method in ("POST", "PATCH", "DELETE") and self.deny_writes:
             return _send(handler, 403, {"message": "Resource not accessible by integration"})
         if method == "POST" and _LIST.fullmatch(path):
-            new_id = self.add(json.loads(body)["body"])
+            new_id = self.add(json.loads(body)["body"], author or BOT)
             return _send(handler, 201, self.comments[new_id])
         match = _ONE.fullmatch(path)
-        if method == "PATCH" and match and int(match[3]) in self.comments:
-            self.comments[int(match[3])]["body"] = json.loads(body)["body"]
-            return _send(handler, 200, self.comments[int(match[3])])
+        found = self.comments.get(int(match[3])) if match else None
+        if found is not None and method in ("PATCH", "DELETE"):
+            # A token with write access may edit anyone's comment, as on GitHub: which one to
+            # edit is the client's choice, and that is what the tests watch.
+            if method == "DELETE":
+                del self.comments[found["id"]]
+                return _send(handler, 204, None)
+            found["body"] = json.loads(body)["body"]
+            return _send(handler, 200, found)
         return _send(handler, 404, {"message": "Not Found"})
+
+    def _wait_at_barrier(self) -> None:
+        barrier = self.list_barrier
+        if barrier is None:
+            return
+        try:
+            barrier.wait(timeout=20)
+        except threading.BrokenBarrierError:
+            pass
+        self.list_barrier = None  # only the first lists race; later ones pass
 
     def add_review(self, body: str, path: str, line: int, login: str = ACTIONS_BOT) -> int:
         self._next_id += 1
@@ -182,7 +233,7 @@ class FakeGitHub:
 
 def _send(handler: BaseHTTPRequestHandler, status: int, payload: Any,
           headers: dict[str, str] | None = None) -> None:
-    data = json.dumps(payload).encode()
+    data = b"" if status == 204 else json.dumps(payload).encode()
     handler.send_response(status)
     handler.send_header("Content-Type", "application/json")
     handler.send_header("Content-Length", str(len(data)))

@@ -120,19 +120,41 @@ def test_the_job_fails_last_after_the_comment_and_the_upload():
 @pytest.mark.parametrize(
     ("env", "expected"),
     [
-        ({"PR_BASE": "abc123", "PUSH_BEFORE": ""}, "abc123"),
-        ({"INPUT_BASE": "release", "PR_BASE": "abc123"}, "release"),
-        ({"PUSH_BEFORE": "def456"}, "def456"),
-        ({"PUSH_BEFORE": ZERO}, None),  # a push that creates the branch
-        ({}, None),
+        # HEAD is not a merge commit here: the base branch (its merge base), not base.sha
+        ({"EVENT_NAME": "pull_request", "PR_BASE_REF": "main"}, "main"),
+        ({"INPUT_BASE": "release", "EVENT_NAME": "pull_request", "PR_BASE_REF": "main"},
+         "release"),
+        ({"EVENT_NAME": "push", "PUSH_BEFORE": "def456"}, "def456"),
+        ({"EVENT_NAME": "push", "PUSH_BEFORE": ZERO, "DEFAULT_BRANCH": "main"}, "main"),
+        ({"EVENT_NAME": "merge_group", "MERGE_GROUP_BASE": "abc123"}, "abc123"),
+        ({"EVENT_NAME": "schedule"}, None),  # no payload branch and no origin to ask
     ],
 )
-def test_the_base_step(tmp_path, env, expected):
-    code, log, outputs = run_step("base", tmp_path, tmp_path, **env)
+def test_the_base_step(make_repo, tmp_path, env, expected):
+    repo = make_repo({"a": "1\n"})
+    code, log, outputs = run_step("base", repo, tmp_path, **env)
     if expected is None:
-        assert code == 2 and "::error title=maguyva-guard::no base commit" in log
+        assert (code, outputs) == (0, {"skip": "true"}), log
+        assert "::notice title=maguyva-guard::skipped: no base to compare with" in log
     else:
-        assert (code, outputs) == (0, {"ref": expected})
+        assert (code, outputs) == (0, {"ref": expected}), log
+
+
+def test_the_base_step_takes_the_merge_commits_first_parent(make_repo, tmp_path):
+    repo = make_repo({"a": "1\n"})
+    git(repo, "checkout", "-q", "-b", "pr")
+    (repo / "b").write_text("2\n")
+    git(repo, "add", "b")
+    git(repo, "commit", "-q", "-m", "pr")
+    git(repo, "checkout", "-q", "main")
+    (repo / "c").write_text("3\n")
+    git(repo, "add", "c")
+    git(repo, "commit", "-q", "-m", "main moved")
+    main = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "merge", "-q", "--no-edit", "pr")
+    code, log, outputs = run_step("base", repo, tmp_path, EVENT_NAME="pull_request",
+                                  PR_BASE_REF="main")
+    assert (code, outputs) == (0, {"ref": main}), log
 
 
 @pytest.fixture
@@ -174,9 +196,22 @@ def test_the_history_step_deepens_a_shallow_clone_to_the_merge_base(shallow_pr, 
 
 def test_the_history_step_leaves_a_full_clone_alone(make_repo, tmp_path):
     repo = make_repo({"a": "1\n"})
-    head = git(repo, "rev-parse", "HEAD").strip()
-    code, log, outputs = run_step("history", repo, tmp_path, BASE="HEAD")
-    assert (code, outputs) == (0, {"base": head}), log
+    first = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "commit", "-q", "--allow-empty", "-m", "second")
+    code, log, outputs = run_step("history", repo, tmp_path, BASE="HEAD~1")
+    assert (code, outputs) == (0, {"base": first}), log
+
+
+def test_the_history_step_skips_when_head_is_the_base(make_repo, tmp_path):
+    repo = make_repo({"a": "1\n"})
+    code, log, outputs = run_step("history", repo, tmp_path, BASE="main")
+    assert (code, outputs) == (0, {"skip": "true"}), log
+    assert "::notice title=maguyva-guard::skipped: HEAD is the base (main)" in log
+
+
+def test_no_script_uses_the_action_path_expression():
+    """${{ github.action_path }} is the host's path inside container: jobs."""
+    assert "github.action_path" not in yaml.safe_dump(STEPS)
 
 
 def test_the_comment_step_posts_the_report(tmp_path):
@@ -282,7 +317,9 @@ def test_a_failed_check_is_commented_then_fails_the_job(make_repo, tmp_path):
     assert "the check failed" in (tmp_path / "step_summary").read_text()
     server = FakeGitHub().start()
     try:
-        server.add("<!-- maguyva-guard -->\n## an earlier report: all clear\n")
+        # our earlier report: written by the token's identity (a person's token: octocat)
+        server.add("<!-- maguyva-guard -->\n## an earlier report: all clear\n",
+                   {"login": "octocat", "type": "User"})
         code, log, _ = run_step(
             "comment", repo, tmp_path, GUARD_PYTHON=sys.executable, GITHUB_TOKEN="t0k3n",
             REPO_SLUG="o/r", PR_NUMBER="3", REPORT="", FAILED_LOG=outputs["failed-log"],

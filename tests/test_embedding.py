@@ -230,3 +230,31 @@ def test_numpy_and_plain_python_give_the_same_bits_even_at_ties() -> None:
     embedder = hashembed.HashEmbedder()
     matrix = embedder.embed(texts)
     assert [embedder.embed_one(t) for t in texts] == [row.tobytes() for row in matrix]
+
+
+def test_voyage_configured_without_its_extra_is_one_line_naming_the_extra(make_repo, tmp_path):
+    """A real interpreter whose site folder lacks voyageai (the default install since voyageai
+    became the `voyage` extra): the same site-packages, minus voyageai, with -S so that no
+    .pth file adds it back."""
+    import os
+    from pathlib import Path
+
+    import voyageai
+
+    site = Path(voyageai.__file__).resolve().parent.parent
+    shadow = tmp_path / "site-packages"
+    shadow.mkdir()
+    for entry in site.iterdir():
+        if not entry.name.lower().startswith("voyageai"):
+            (shadow / entry.name).symlink_to(entry)
+    repo = make_repo({"app/core.py": "def parse(text):\n    return text.split()\n"})
+    (repo / ".maguyva-guard.toml").write_text(
+        "[semantic]\nbackend = 'voyage'\nbase_url = 'http://127.0.0.1:9/v1'\n")
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{shadow}", "VOYAGE_API_KEY": "vk-x"}
+    proc = subprocess.run([sys.executable, "-S", "-m", "maguyva_guard", "query", "split words",
+                           "--repo", str(repo)], env=env, capture_output=True, text=True,
+                          check=False)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == ("maguyva-guard: error: semantic backend 'voyage' needs the voyageai"
+                           " package: pip install 'maguyva-guard[voyage]'\n")

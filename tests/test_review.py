@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 from conftest import git
-from github_server import ACTIONS_BOT, FakeGitHub
+from github_server import ACTIONS_BOT, BOT, FakeGitHub
 from report_samples import HOSTILE, fixture_report, hostile_report
 
 from maguyva_guard.cli import main
@@ -136,7 +136,7 @@ def test_a_fork_token_is_not_a_failure(api, tmp_path):
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--commit", "HEAD"], "--commit must be the pull request's head commit id"),
-    (["--repo-slug", "no-slash"], "--repo-slug must look like OWNER/REPO"),
+    (["--repo-slug", "no-slash"], "--repo-slug must be OWNER/REPO as GitHub names them"),
 ])
 def test_review_usage_errors(api, tmp_path, args, message):
     report = tmp_path / "r.json"
@@ -181,7 +181,8 @@ def run_comment(api: FakeGitHub, *args: str, **env: str) -> Result:
 
 
 def test_a_failed_check_replaces_the_report_and_says_so(api, tmp_path):
-    earlier = api.add("<!-- maguyva-guard -->\n## maguyva-guard: 3 affected callers\n")
+    earlier = api.add("<!-- maguyva-guard -->\n## maguyva-guard: 3 affected callers\n",
+                      BOT)  # our earlier report: the workflow token writes as the Actions bot
     log = tmp_path / "check.err"
     log.write_text(f"Traceback...\nmaguyva-guard: error: cannot write the index <b>{TOKEN}</b>\n")
     result = run_comment(api, "--check-failed", str(log), GITHUB_SERVER_URL="https://github.com",

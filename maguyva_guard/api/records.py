@@ -76,6 +76,7 @@ class SearchAnswer:
     index: IndexState
     seconds: float = 0.0
     version: int = API_VERSION
+    recognised: dict[str, Any] | None = None  # a pasted error: what was read out of it
 
     @classmethod
     def of(cls, r: SearchResponse, hits: tuple[SearchHit, ...], index: IndexState,
@@ -84,7 +85,7 @@ class SearchAnswer:
                    fusion_strategy=r.fusion_strategy, preset=r.preset,
                    modalities_run=r.modalities_run, modalities_failed=dict(r.modalities_failed),
                    rule=r.rule, terms=r.terms, k=r.k, notes=r.notes, results=hits, index=index,
-                   seconds=r.seconds)
+                   seconds=r.seconds, recognised=r.recognised)
 
     def to_json(self) -> dict[str, Any]:
         """`maguyva-guard query --json`'s object."""
@@ -94,6 +95,7 @@ class SearchAnswer:
             "modalities_run": list(self.modalities_run),
             "modalities_failed": dict(self.modalities_failed), "rule": self.rule,
             "terms": list(self.terms), "k": self.k, "notes": list(self.notes),
+            "recognised": self.recognised,
             "results": [h.to_json() for h in self.results],
         }
 

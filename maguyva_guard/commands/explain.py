@@ -1,8 +1,8 @@
 """`maguyva-guard query` for humans: one line per result, and with --explain, the arithmetic.
 
-It renders the JSON of engine.SearchResponse.to_json() (CONTRACT.md `query --json` plus our
+It renders the JSON of engine.SearchResponse.to_json() (docs/json.md `query --json` plus our
 fields), so what a person reads and what a script parses cannot drift apart. Every fused
-score is shown as the trail of its contributions (SPEC 5):
+score is shown as the trail of its contributions (design §5):
 
     weight x 1/(k + rank + 1) x boost = value, summed, times the demotion factor.
 """

@@ -1,4 +1,4 @@
-"""Choosing the embedding backend: texts in, packed sign bits out (SPEC 1).
+"""Choosing the embedding backend: texts in, packed sign bits out (design §1).
 
     backend = select(config)              # the embedded SimHash unless Voyage is opted in
     bits = backend.embed(texts, "document")   # np.uint8 array (len(texts), dimension // 8)
@@ -10,9 +10,10 @@ default) and voyage.py (opt-in).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from maguyva_guard.embed import hashed as hashembed
 from maguyva_guard.embed import voyage
@@ -32,12 +33,15 @@ from maguyva_guard.embed.base import (
     _warned,
     warn_once,
 )
+from maguyva_guard.errors import FatalError
 
 __all__ = [
     "DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT", "DOCUMENT", "EMBEDDED", "KEY_VARIABLE", "QUERY",
     "VOYAGE", "VOYAGE_DIMENSION", "VOYAGE_MODEL", "Backend", "SemanticUnavailable", "Settings",
     "_warned", "select", "settings", "tag", "warn_once",
 ]
+
+VOYAGE_EXTRA: Final = "maguyva-guard[voyage]"  # what installs the voyageai client
 
 
 def settings(config: Any = None) -> Settings:
@@ -67,6 +71,9 @@ def select(config: Any = None, env: Mapping[str, str] | None = None) -> Backend:
     environ = os.environ if env is None else env
     key = environ.get(KEY_VARIABLE, "").strip()
     if chosen.backend == VOYAGE and key:
+        if importlib.util.find_spec("voyageai") is None:  # an extra, not a default dependency
+            raise FatalError(f"semantic backend 'voyage' needs the voyageai package: "
+                             f"pip install '{VOYAGE_EXTRA}'")
         return voyage.VoyageEmbedder(key, chosen)
     if chosen.backend == VOYAGE:
         warn_once(f"semantic backend 'voyage' is configured but {KEY_VARIABLE} is not set: "

@@ -1,4 +1,4 @@
-"""Packed binary vectors on disk, and Hamming top-k over them (SPEC 1: semantic modality).
+"""Packed binary vectors on disk, and Hamming top-k over them (design §1: semantic modality).
 
 One file per (backend, model, dimension): `vectors-v<N>-<backend>-<model>-<bits>.npy` in the
 index folder, so vectors of different backends are never mixed and switching back to a

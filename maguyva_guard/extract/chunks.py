@@ -14,7 +14,7 @@ from typing import Final
 
 from maguyva_guard.records import CLASS, CONSTANT, INTERFACE, TYPE, Chunk, Definition
 
-# Not SPEC numbers: sized so that a window fits an embedding model's context with room to
+# Not design numbers: sized so that a window fits an embedding model's context with room to
 # spare and that code cut at a window edge appears whole in the next window.
 CHUNK_MAX_LINES: Final = 60
 CHUNK_WINDOW_LINES: Final = 50

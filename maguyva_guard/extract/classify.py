@@ -1,4 +1,4 @@
-"""Path and content classification at index time (SPEC 5 demotes all but source).
+"""Path and content classification at index time (design §5 demotes all but source).
 
 A file is one of: source, test, vendor, build, archive, generated. Paths decide most of it;
 the content decides "generated" (minified or marked) and whether a blob is parsed at all

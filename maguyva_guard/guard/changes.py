@@ -1,4 +1,4 @@
-"""From a diff to the symbols it changes (SPEC 7, steps 1 and 2).
+"""From a diff to the symbols it changes (design §7, steps 1 and 2).
 
 Both sides of every changed file are parsed from their blobs (never from the working tree):
 the old side for what was removed or renamed, the new side for what was added or changed.
@@ -9,7 +9,7 @@ only its body does; an edit that only touches comments or blank lines changes no
 removed definition whose body reappears under another name is `renamed`.
 
 Changed lines outside every definition, and files without symbol support, become fallbacks
-(SPEC 7, step 4): the guard searches for what they mention instead.
+(design §7, step 4): the guard searches for what they mention instead.
 """
 
 from __future__ import annotations

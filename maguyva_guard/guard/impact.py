@@ -1,4 +1,4 @@
-"""The guard (SPEC 7): from a diff to the callers it can break, ranked.
+"""The guard (design §7): from a diff to the callers it can break, ranked.
 
 1. The diff is read with git, by blob id: the working tree and the index stay untouched.
 2. Changed lines map to changed symbols on both sides (maguyva_guard.guard.changes).
@@ -7,7 +7,7 @@
    which of several same-named definitions is meant. Removed and renamed symbols are
    looked up in the old revision: at the new one they have no callers left to find.
 4. Changes that no symbol holds fall back to exact-match and find_similar queries built
-   from the hunk (SPEC 7, step 4).
+   from the hunk (design §7, step 4).
 5. Membership and rank are separate questions. A caller is affected when the graph
    resolves one of its references to the changed symbol (exactly, probably, or as one of
    several same-named candidates, marked ambiguous), or when text finds the name in a file
@@ -91,7 +91,7 @@ class Recorder:
 
 
 def revisions(repo: str, base: str | None, head: str | None) -> Revisions:
-    """CONTRACT.md: no flags = staged vs HEAD; --base alone = merge-base(base, HEAD)...HEAD."""
+    """docs/json.md: no flags = staged vs HEAD; --base alone = merge-base(base, HEAD)...HEAD."""
     if base is None and head is not None:
         raise FatalError("--head needs --base")
     if base is None:

@@ -29,7 +29,7 @@ from maguyva_guard.records import (
 if TYPE_CHECKING:
     from maguyva_guard.guard.testpicker import TestSelection
 
-STAGED: Final = "STAGED"  # CONTRACT.md: `head` of a check of the staged changes
+STAGED: Final = "STAGED"  # docs/json.md: `head` of a check of the staged changes
 # Said when the core marks a report incomplete without saying why.
 UNSPECIFIED_REASON: Final = "resolution was partial"
 
@@ -211,7 +211,7 @@ class ImpactReport:
 
 
 def rank_key(a: Affected) -> tuple[float, float, int, str, int, str]:
-    """Best first: fused score, then centrality (SPEC 7), then nearest; then stable order."""
+    """Best first: fused score, then centrality (design §7), then nearest; then stable order."""
     return (-a.score, -a.centrality, a.depth, a.path, a.line, a.symbol)
 
 

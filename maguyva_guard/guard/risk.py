@@ -1,8 +1,8 @@
 """How risky one changed symbol is, from who depends on it; and the `--fail-on` comparison.
 
-These thresholds are ours, not SPEC.md's: SPEC fixes how callers are found and ranked, not
-when a change deserves attention. They live here, each with the reason for its value, and
-tests/test_risk.py pins the whole rule table.
+These thresholds are ours, not docs/design.md's, which fixes how callers are found and
+ranked, not when a change deserves attention. They live here, each with the reason for its
+value, and tests/test_risk.py pins the whole rule table.
 
 The rules, first match wins (a "sure" caller is one whose edge is not ambiguous):
 
@@ -55,10 +55,10 @@ MANY_DIRECT_CALLERS: Final = 10
 
 # Centrality is scaled so that the average symbol has 1 (spec.centrality_boost). Five times
 # the average is a hub: the code that most of the project leans on, so a break there travels.
-# It is also where the SPEC 5 boost is already near its cap (1 + 0.3 ln 6 ~ 1.54 > 1.5).
+# It is also where the design §5 boost is already near its cap (1 + 0.3 ln 6 ~ 1.54 > 1.5).
 HUB_CENTRALITY: Final = 5.0
 
-# A direct caller or user (CONTRACT.md: depth 1).
+# A direct caller or user (docs/json.md: depth 1).
 DIRECT: Final = 1
 
 
@@ -98,7 +98,7 @@ def assess(
 def cause_names(changed: ChangedSymbol) -> frozenset[str]:
     """The names by which an affected entry's `because_of` may refer to a changed symbol.
 
-    CONTRACT.md says `because_of` holds the changed symbols' qualified names; a renamed
+    docs/json.md says `because_of` holds the changed symbols' qualified names; a renamed
     symbol's callers are found on the old side, so its OLD qualified name is accepted too.
     """
     names = {changed.qualified_name}
@@ -118,7 +118,7 @@ def max_risk(levels: Iterable[str]) -> str:
 
 
 def exceeds(level: str, fail_on: str) -> bool:
-    """True when `level` reaches the `--fail-on` threshold (CONTRACT.md exit code 1).
+    """True when `level` reaches the `--fail-on` threshold (docs/json.md exit code 1).
 
     `fail_on` "none" never fails. "Reaches" means at or above: `--fail-on medium` fails on
     a medium risk, as the contract's "something reached the --fail-on level" says.

@@ -1,4 +1,4 @@
-"""Centrality of definitions (SPEC 5), precomputed on the name-level graph of the view.
+"""Centrality of definitions (design §5), precomputed on the name-level graph of the view.
 
 Every reference votes for the definitions that carry its name, its vote split evenly among
 them; PageRank (rustworkx) runs over those weighted edges from the referring definition (or

@@ -1,4 +1,4 @@
-"""The GitHub Action's step outputs, from `check --format json` (CONTRACT.md).
+"""The GitHub Action's step outputs, from `check --format json` (docs/json.md).
 
 action.yml runs `python -m maguyva_guard.integrations.action REPORT.json >> "$GITHUB_OUTPUT"`:
 here rather than in a shell one-liner, so that the rule (the highest risk of any changed symbol, the

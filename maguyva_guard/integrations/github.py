@@ -5,10 +5,16 @@ URL (GITHUB_API_URL, as GitHub's runners set it; on GitHub Enterprise it has a p
 /api/v3): a redirect or a pagination link that leaves it is refused, never followed with the
 token. A token that may not write (a pull request from a fork gets a read-only one) is not a
 failure of the job: the report goes to the job summary instead.
+
+Only a comment written by the token's own identity is ours: anyone may post a comment that
+starts with the marker on a public pull request, and editing theirs would let them choose
+what the report says. Two runs at once may both find nothing and both create: after creating,
+the list is read again and our duplicates are folded into the oldest (see `_reconcile`).
 """
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 from collections.abc import Mapping
@@ -29,14 +35,35 @@ PER_PAGE = 100  # the most GitHub returns on one page
 MAX_PAGES = 100  # 10,000 comments: a bound on a pagination that never ends
 # A token that can read but not write (fork) gets 403; one that cannot see the repo gets 404.
 _DENIED = frozenset({403, 404})
-_SLUG = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 # Room kept for closing what a cut leaves open: a code fence and a few nested <details>.
 _MAX_CLOSED = 8
 _CLOSING_ROOM = len("\n```") + _MAX_CLOSED * len("\n\n</details>")
+# GitHub's rules: an owner (user or organisation) is 1-39 letters, digits and single inner
+# hyphens; a repository name is 1-100 of [A-Za-z0-9._-] and neither "." nor "..".
+_OWNER = re.compile(r"(?!.{40})[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
+_REPO = re.compile(r"[A-Za-z0-9._-]{1,100}")
+# The workflow's GITHUB_TOKEN is an installation token: GET /user answers 403, and what it
+# writes is signed by this bot.
+ACTIONS_BOT = "github-actions[bot]"
 _TRUNCATED = (
     "\n\n---\n_maguyva-guard: the report was cut here: it has {total} characters, more than"
     " the {limit} that a GitHub comment holds._\n"
 )
+
+
+@dataclass(frozen=True)
+class Author:
+    """Who a comment is by: GitHub's user.login and user.type ("User" or "Bot")."""
+
+    login: str
+    type: str
+
+    def wrote(self, item: Mapping[str, Any]) -> bool:
+        user = item.get("user")
+        if not isinstance(user, Mapping):
+            return False
+        return (str(user.get("login", "")).lower() == self.login.lower()
+                and str(user.get("type", "")) == self.type)
 
 
 @dataclass(frozen=True)
@@ -104,8 +131,7 @@ def comment(slug: str, pr: int, body_file: str | None, *, marker: str | None = N
 
     `check_failed` (the check's error output) replaces the report by a note that the check
     failed; `artifact_url` adds a link to the full report under it."""
-    if not _SLUG.fullmatch(slug):
-        raise FatalError(f"--repo-slug must look like OWNER/REPO: {slug!r}")
+    check_slug(slug)
     mark = marker_comment(marker)
     token = environ.get(token_env, "").strip()
     if check_failed is not None:
@@ -120,41 +146,101 @@ def comment(slug: str, pr: int, body_file: str | None, *, marker: str | None = N
     where = f"{slug}#{pr}"
     text = compose(body, mark, failure.artifact_line(artifact_url))
     try:
-        return _upsert(api, slug, pr, mark, text, where)
+        outcome = _upsert(api, slug, pr, mark, text, where)
     except _Denied as denied:
         summary = environ.get("GITHUB_STEP_SUMMARY", "") if summary_fallback else ""
-        return _fallback(where, str(denied), body, summary)
-    except FatalError as error:  # belt and braces: no message of ours may carry the token
-        raise FatalError(str(error).replace(token, "***")) from None
+        outcome = _fallback(where, str(denied), body, summary)
+    except FatalError as error:  # an API's message may echo the Authorization header
+        raise FatalError(redact(str(error), token)) from None
+    return Outcome(outcome.action, redact(outcome.message, token), outcome.comment_id)
+
+
+def check_slug(slug: str) -> None:
+    """OWNER/REPO by GitHub's naming rules: it becomes part of the API path."""
+    owner, _, repo = slug.partition("/")
+    if not (_OWNER.fullmatch(owner) and _REPO.fullmatch(repo) and repo not in (".", "..")):
+        raise FatalError(f"--repo-slug must be OWNER/REPO as GitHub names them: {slug!r}")
+
+
+def redact(text: str, token: str) -> str:
+    """`text` with the token, and the base64 of a Basic header that carries it, as ***."""
+    for secret in (token, *_basic_forms(token)):
+        text = text.replace(secret, "***")
+    return text
+
+
+def _basic_forms(token: str) -> list[str]:
+    # git and some proxies send "x-access-token:TOKEN" as Basic auth; an echo shows it so.
+    return [base64.b64encode(f"{user}:{token}".encode()).decode().rstrip("=")
+            for user in ("x-access-token", "")]
 
 
 def _upsert(api: Api, slug: str, pr: int, marker: str, text: str, where: str) -> Outcome:
     owner, repo = (quote(part, safe="") for part in slug.split("/"))
-    existing = _find(api, f"/repos/{owner}/{repo}/issues/{pr}/comments", marker)
-    if existing is None:
-        response = api.request("POST", f"/repos/{owner}/{repo}/issues/{pr}/comments",
-                               {"body": text})
-        verb, action = "create", "created"
+    listing = f"/repos/{owner}/{repo}/issues/{pr}/comments"
+    me = whoami(api)
+    ours = _find(api, listing, marker, me)
+    if not ours:
+        response = api.request("POST", listing, {"body": text})
+        data = _expect(response, {201}, f"create the comment on {where}")
+        keep = _reconcile(api, owner, repo, int(data["id"]), _find(api, listing, marker, me))
+        if keep == int(data["id"]):
+            return _done("created", data)
+        ours = [keep]  # another run created it first: ours was folded into it
     else:
-        response = api.request("PATCH", f"/repos/{owner}/{repo}/issues/comments/{existing}",
-                               {"body": text})
-        verb, action = "update", "updated"
-    data = _expect(response, {200, 201}, f"{verb} the comment on {where}")
+        _delete(api, owner, repo, ours[1:])  # duplicates a race left before
+    response = api.request("PATCH", f"/repos/{owner}/{repo}/issues/comments/{ours[0]}",
+                           {"body": text})
+    return _done("updated", _expect(response, {200}, f"update the comment on {where}"))
+
+
+def _done(action: str, data: Mapping[str, Any]) -> Outcome:
     return Outcome(action, f"maguyva-guard: {action} comment {data.get('html_url', '')}".rstrip(),
                    data.get("id"))
 
 
-def _find(api: Api, path: str, marker: str) -> int | None:
-    """The id of the first comment carrying the marker, through every page of the list."""
+def _reconcile(api: Api, owner: str, repo: str, created: int, ours: list[int]) -> int:
+    """After a create: the oldest of our marked comments stays, the others go.
+
+    Every concurrent run sees the same oldest one, so all of them end up writing to it.
+    """
+    keep = min([created, *ours])
+    _delete(api, owner, repo, [i for i in {created, *ours} if i != keep])
+    return keep
+
+
+def _delete(api: Api, owner: str, repo: str, ids: list[int]) -> None:
+    for comment_id in sorted(ids):
+        response = api.request("DELETE", f"/repos/{owner}/{repo}/issues/comments/{comment_id}")
+        _expect(response, {204, 404}, "delete a duplicate comment")  # 404: the other run did
+
+
+def whoami(api: Api) -> Author:
+    """The token's identity: GET /user for a person's token; the Actions bot for the
+    workflow's token, which may not read /user (403)."""
+    response = api.request("GET", "/user")
+    if response.status == 200:
+        data = response.json()
+        if isinstance(data, Mapping) and data.get("login"):
+            return Author(str(data["login"]), str(data.get("type") or "User"))
+    if response.status in (200, 403):
+        return Author(ACTIONS_BOT, "Bot")
+    raise FatalError(f"GitHub refused to say who the token is: HTTP {response.status}:"
+                     f" {response.message()}")
+
+
+def _find(api: Api, path: str, marker: str, me: Author) -> list[int]:
+    """The ids of our comments carrying the marker, oldest first, through every page."""
     url: str | None = f"{path}?per_page={PER_PAGE}&page=1"
+    found: list[int] = []
     for _ in range(MAX_PAGES):
         if url is None:
-            return None
+            return sorted(found)
         response = api.request("GET", url)
         page = _expect(response, {200}, "list the pull request's comments")
         for item in page if isinstance(page, list) else []:
-            if first_line(item.get("body") or "") == marker:
-                return int(item["id"])
+            if first_line(item.get("body") or "") == marker and me.wrote(item):
+                found.append(int(item["id"]))
         url = response.next_link()  # Api refuses one outside the base URL
     raise FatalError(f"more than {MAX_PAGES} pages of comments; giving up")
 

@@ -56,8 +56,7 @@ def review(slug: str, pr: int, report_file: str, commit: str, *,
            token_env: str = github.DEFAULT_TOKEN_ENV,
            environ: Mapping[str, str] = os.environ) -> list[str]:
     """Post or update the inline comments; one line per changed definition to show."""
-    if not github._SLUG.fullmatch(slug):
-        raise FatalError(f"--repo-slug must look like OWNER/REPO: {slug!r}")
+    github.check_slug(slug)  # GitHub's naming rules, as for the report comment
     if not commit or not all(c in "0123456789abcdef" for c in commit) or len(commit) < 40:
         raise FatalError(f"--commit must be the pull request's head commit id: {commit!r}")
     report = _read_report(report_file)

@@ -1,6 +1,6 @@
-"""`check --format json`: CONTRACT.md's object, built with json.dumps, never a template.
+"""`check --format json`: docs/json.md's object, built with json.dumps, never a template.
 
-The TypedDicts mirror the contract key for key. Keys marked "ours" extend it (CONTRACT.md:
+The TypedDicts mirror the contract key for key. Keys marked "ours" extend it (docs/json.md:
 "extend it freely; do not break it"): risk, old_name/old_path, confidence, via,
 contributions, complete, incomplete_reasons, summary. tests/schema/check.schema.json pins
 both the contract and our extensions.
@@ -23,7 +23,7 @@ from maguyva_guard.records import (
     Mention,
 )
 
-VERSION: Final = 1  # CONTRACT.md "version": bump only for a breaking change, which we avoid
+VERSION: Final = 1  # docs/json.md "version": bump only for a breaking change, which we avoid
 
 # Fused scores are sums of weight/(k + rank + 1) terms, about 1e-3 to 3e-2: six decimals keep
 # every rank apart. Centrality (about 0 to 100) and the boost need fewer.

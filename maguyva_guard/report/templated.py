@@ -1,4 +1,4 @@
-"""Text and Markdown reports through the Jinja templates of templates/ (SPEC 7, step 5).
+"""Text and Markdown reports through the Jinja templates of templates/ (design §7, step 5).
 
 Escaping is not left to the template author's memory. Each environment has a `finalize`
 hook that escapes EVERY `{{ ... }}` value (Markdown and HTML for the pull-request comment,

@@ -1,4 +1,4 @@
-"""The one surface every retriever offers (SPEC 1): a request in, a ranked list of hits out."""
+"""The one surface every retriever offers (design §1): a request in, a ranked list of hits out."""
 
 from __future__ import annotations
 

@@ -1,14 +1,14 @@
-"""The graph modality (SPEC 1): callers, users and the blast radius of a change.
+"""The graph modality (design §1): callers, users and the blast radius of a change.
 
 Edges are resolved on demand: to find who refers to a definition, only the references that
 carry its name (or an alias bound to it) are looked at, each resolved through its file's
 bindings by maguyva_guard.retrievers.resolve. A whole-program pass would cost seconds on every
 commit; this costs what the target's name costs.
 
-Centrality (SPEC 5) is precomputed on the name-level graph of the whole view: every
+Centrality (design §5) is precomputed on the name-level graph of the whole view: every
 reference votes for the definitions that carry its name, splitting its vote among them, and
 PageRank runs over those edges. It is scaled by the number of nodes, so that the average
-definition has centrality 1 and the boost of SPEC 5 reads naturally.
+definition has centrality 1 and the boost of design §5 reads naturally.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ MEMBER_KINDS = frozenset({"method", "constant", "function"})  # what `obj.name` 
 CONSTRUCTORS = frozenset({"__init__", "__new__"})
 MAX_HEIRS = 200  # subclasses followed for a constructor change (a framework's base class)
 
-# How much a graph hit's raw score keeps at each level of certainty (our numbers, not SPEC's:
+# How much a graph hit's raw score keeps at each level of certainty (not fusion numbers:
 # they only order the graph's own list, before fusion turns ranks into scores).
 CONFIDENCE_SCORE: dict[str, float] = {EXACT: 1.0, PROBABLE: 0.7, AMBIGUOUS: 0.3}
 # A call breaks first when a signature changes; an import line only names the symbol.

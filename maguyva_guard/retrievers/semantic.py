@@ -1,4 +1,4 @@
-"""The semantic modality (SPEC 1): code chunks by meaning, as binary vectors, by Hamming distance.
+"""The semantic modality (design §1): chunks by meaning, as binary vectors, by Hamming distance.
 
     SemanticRetriever(store, config).search(request) -> list[Hit]
 

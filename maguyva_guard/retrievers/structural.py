@@ -1,4 +1,4 @@
-"""The structural modality (SPEC 1): the tree-sitter symbol table, searched by name.
+"""The structural modality (design §1): the tree-sitter symbol table, searched by name.
 
 Ranking, best first: the exact qualified name, a qualified suffix ("Config.load",
 "mod.func"), the exact name, the same name in another case, then names that start with

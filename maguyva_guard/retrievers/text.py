@@ -1,4 +1,4 @@
-"""The text modality (SPEC 1): literals, error strings and exact identifiers.
+"""The text modality (design §1): literals, error strings and exact identifiers.
 
 Candidates come from the FTS5 trigram index (index/fulltext.py); every candidate is verified
 against its text (textmatch.py), so a hit is always a real occurrence at its exact line.

@@ -2,7 +2,7 @@
 
     search(store, "who calls parse_config") -> SearchResponse
 
-The plan (SPEC 3, 4):
+The plan (design §3, 4):
 - the intent's weight profile picks the modalities through the preset
   (spec.preset_modalities); a zero weight never runs, so an exact-match query never touches
   the embedding backend, under any preset;
@@ -11,8 +11,8 @@ The plan (SPEC 3, 4):
   see intent.is_ordinary, or a resolved `target` passed by the caller) takes the direct
   path: only spec.dominant_modality runs. If that modality fails or finds nothing, the
   rest of the preset runs and the answer is fused after all: a zero-result direct answer is
-  the failure the classifier exists to avoid (SPEC 6);
-- a caller that names the intent (`intent=`, the guard of SPEC 7) gets it at
+  the failure the classifier exists to avoid (design §6);
+- a caller that names the intent (`intent=`, the guard of design §7) gets it at
   spec.CONF_GIVEN and always the fused path: the direct path is the classifier's decision,
   and the guard wants every modality's evidence for each caller.
 
@@ -60,7 +60,7 @@ class Plan:
 
 @dataclass(frozen=True)
 class SearchResponse:
-    """CONTRACT.md `query --json`, plus what --explain shows."""
+    """docs/json.md `query --json`, plus what --explain shows."""
 
     query: str
     intent: str
@@ -111,14 +111,14 @@ def search(
     config: Any = None,
     candidates: int | None = None,
 ) -> SearchResponse:
-    """Answer `query` over the index `store` (SPEC 2-5).
+    """Answer `query` over the index `store` (design §2-5).
 
     `limit` cuts the fused list (None or 0: every result). `retrievers` replaces the
     store-built registry (the guard reuses one set across its queries, tests inject recording
     ones); a planned modality missing from it fails as "not available". `dedupe_per_file`
     keeps one result per file, as `maguyva-guard query` wants; the guard turns it off to get
-    every caller. `intent` names the intent instead of classifying the query (the guard, SPEC
-    7); such a query is always fused. `config` goes to the semantic retriever. `candidates`
+    every caller. `intent` names the intent instead of classifying the query (the guard, design
+    §7); such a query is always fused. `config` goes to the semantic retriever. `candidates`
     bounds what each modality is asked for, apart from `limit` (the guard wants every caller
     fused, but only the best few hundred semantic neighbours; a graph search with a target
     returns all its edges whatever it is asked).
@@ -146,7 +146,7 @@ def search(
     if strategy == DIRECT and preset != spec.QUICK and not any(ranked.values()):
         rest = tuple(m for m in spec.preset_modalities(preset, found.intent)
                      if m not in ranked and m not in failed)
-        if rest:  # the direct answer was empty: a zero-result answer is the worst (SPEC 6)
+        if rest:  # the direct answer was empty: a zero-result answer is the worst (design §6)
             more, more_failed = modalities.run(rest, factories, request, timeout)
             ranked, failed = {**ranked, **more}, {**failed, **more_failed}
             notes = (f"direct path ({run_order[0]}) found nothing: fused {', '.join(rest)}",)
@@ -194,12 +194,12 @@ def _pasted(store: Any, found: Intent, query: str, preset: str, limit: int | Non
 
 
 def plan(found: Intent, query: str, preset: str, target: Definition | None) -> Plan:
-    """Which modalities run, how their lists are merged, with which weights and k (SPEC 3-4)."""
+    """Which modalities run, how their lists are merged, with which weights and k (design §3-4)."""
     weights = spec.WEIGHTS[found.intent]
     k = spec.RRF_K.get(preset, spec.RRF_K[spec.DEFAULT])
     if preset == spec.QUICK:
         return Plan(found, preset, DIRECT, spec.preset_modalities(preset, found.intent), weights, k)
-    # The direct path is the classifier's call (SPEC 4): a named intent is always fused.
+    # The direct path is the classifier's call (design §4): a named intent is always fused.
     ordinary = target is not None or is_ordinary(found, query)
     if not found.given and found.confidence >= spec.DIRECT_PATH_MIN_CONFIDENCE and ordinary:
         return Plan(found, preset, DIRECT, (spec.dominant_modality(found.intent),), weights, k)
@@ -224,7 +224,7 @@ def _given(retriever: Retriever) -> modalities.Factory:
 
 
 def _centrality(store: Any, ranked: Mapping[str, list[Hit]]) -> fusion.Centrality:
-    """Centrality of every result key in one look-up (SPEC 5; scale: see centrality.py)."""
+    """Centrality of every result key in one look-up (design §5; scale: see centrality.py)."""
     if store is None or not ranked:
         return fusion.no_centrality
     keys = list({(h.path, h.symbol or MODULE_SYMBOL) for hits in ranked.values()

@@ -1,4 +1,4 @@
-"""Weighted reciprocal rank fusion (SPEC 5): pure functions over ranked hit lists.
+"""Weighted reciprocal rank fusion (design §5): pure functions over ranked hit lists.
 
 The result key is (path, symbol): the enclosing function, method or class ("<module>" for
 top-level code). A definition found by the structural retriever, the lines inside it found
@@ -8,7 +8,7 @@ position, and `rank` is the position among that list's distinct keys: a retrieve
 returns five lines of one function does not push its other results down five places.
 The result's line span and kind come from its best hit (the largest contribution).
 
-Order of operations, as SPEC 5 gives it: sum the contributions per key (each multiplied by
+Order of operations, as design §5 gives it: sum the contributions per key (each multiplied by
 the key's centrality boost), demote vendor/build/archive/generated paths, sort, then
 deduplicate to the best result per file. Deduplication is a flag: `maguyva-guard query`
 wants one line per file (the default), the guard wants every affected caller and turns it
@@ -25,7 +25,7 @@ from maguyva_guard import spec
 from maguyva_guard.extract.classify import ARCHIVE, BUILD, GENERATED, SOURCE, VENDOR, path_category
 from maguyva_guard.records import MODULE_SYMBOL, Contribution, Hit
 
-# The categories SPEC 5 demotes (classify.CATEGORIES: the store's `files.category`).
+# The categories design §5 demotes (classify.CATEGORIES: the store's `files.category`).
 DEMOTED_CATEGORIES = frozenset({VENDOR, BUILD, ARCHIVE, GENERATED})
 
 Centrality = Callable[[str, str], float]  # (path, symbol) -> centrality, average symbol = 1
@@ -76,7 +76,7 @@ def fuse(
     limit: int | None = None,
     demote: bool = True,
 ) -> list[FusedResult]:
-    """Merge each modality's ranked hits into one list, best first (SPEC 5).
+    """Merge each modality's ranked hits into one list, best first (design §5).
 
     `ranked` maps a modality to its hits, best first; `weights` is the intent's profile. A
     modality with weight 0 contributes nothing (the engine never runs one). `demote=False`

@@ -1,11 +1,11 @@
-"""Intent classification (SPEC 2): ordered rules, the first match wins.
+"""Intent classification (design §2): ordered rules, the first match wins.
 
-The classifier sits on the hot path (SPEC 2: well under 2 ms a query), so it is a stack of
+The classifier sits on the hot path (design §2: well under 2 ms a query), so it is a stack of
 precompiled regular expressions and set look-ups, no model. The rows, in order:
 
   0. find_similar: the caller said it passes code (`is_code=True`), or the query looks like
      code: two or more lines, at least one with code punctuation, and not a traceback (a
-     pasted traceback is an error to look up, row 4). SPEC 2 puts find_similar outside the
+     pasted traceback is an error to look up, row 4). design §2 puts find_similar outside the
      table ("chosen when the caller passes code"), so it is checked before row 1: a pasted
      function starts with `def ` but wants similar code, not that one definition.
   1. a code keyword (`def`, `class`, `func`, `fn`, `function`, `struct`, `interface`,
@@ -27,11 +27,11 @@ precompiled regular expressions and set look-ups, no model. The rows, in order:
      `parse_config_file`); two parts or any underscore 0.70 (`parse_config`, `parseConfig`,
      `__init__`); a single word 0.60 (`config`, `Config`). A definition cue around it
      ("where is X defined", "definition of X", "find X") keeps the row and the grade:
-     SPEC 1 cites "where is parseConfig defined" as the find_definition question.
+     design §1 cites "where is parseConfig defined" as the find_definition question.
   6. "how", "why", "explain", "architecture" and the like: understand_code, 0.75.
-  7. nothing matched: understand_code, 0.40, the honest fallback of SPEC 6.
+  7. nothing matched: understand_code, 0.40, the honest fallback of design §6.
 
-A caller that knows the intent (the guard, SPEC 7) names it with `given()` instead.
+A caller that knows the intent (the guard, design §7) names it with `given()` instead.
 
 The phrases of rows 2, 3 and 6 are looked for outside quotes only: `grep "blast radius"`
 asks for the literal, not for an impact analysis.
@@ -62,7 +62,7 @@ class Intent:
 
 
 def given(intent: str, query: str) -> Intent:
-    """The intent a caller names (SPEC 7: the guard's impact_analysis and find_references
+    """The intent a caller names (design §7: the guard's impact_analysis and find_references
     queries), with the terms the classifier would pull out of the query."""
     if intent not in spec.INTENTS:
         raise FatalError(f"unknown intent {intent!r} (choose {', '.join(spec.INTENTS)})")
@@ -145,7 +145,7 @@ _NOT_IDENTIFIERS = frozenset(
 
 
 def classify(query: str, *, is_code: bool = False) -> Intent:
-    """Put `query` into one of the six intents of SPEC 2, with a confidence."""
+    """Put `query` into one of the six intents of design §2, with a confidence."""
     text = query.strip()
     if is_code or _looks_like_code(text):
         return Intent(spec.FIND_SIMILAR, spec.CONF_SIMILAR, "0 code", _declared_names(text))
@@ -168,7 +168,7 @@ def classify(query: str, *, is_code: bool = False) -> Intent:
 
 
 def is_ordinary(intent: Intent, query: str) -> bool:
-    """Whether the query names one target: one identifier or one literal (SPEC 4).
+    """Whether the query names one target: one identifier or one literal (design §4).
 
     Code (find_similar) and multi-line text such as a traceback are never ordinary: they
     carry more than one thing to look for, which is what fusion is for.
@@ -239,7 +239,7 @@ def _exact(text: str, outside: str, quoted: tuple[str, ...]) -> Intent | None:
         return Intent(spec.EXACT_MATCH, confidence, rule, found)
     if quoted and _is_message(outside):
         # A pasted message that quotes a word ("'for' statements should have at least four
-        # words"): the message is the literal, one target (SPEC 4's direct path), not the
+        # words"): the message is the literal, one target (design §4's direct path), not the
         # quoted word, which is everywhere; its quoted values may fill placeholders.
         return Intent(spec.EXACT_MATCH, confidence, rule, (text,), pasted=Pasted(MESSAGE, text))
     return Intent(spec.EXACT_MATCH, confidence, rule,

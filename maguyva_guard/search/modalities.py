@@ -1,4 +1,4 @@
-"""Running the planned modalities (SPEC 4): the registry, one deadline for all.
+"""Running the planned modalities (design §4): the registry, one deadline for all.
 
 A modality that may block on the network (a retriever whose `may_block` is true: semantic
 search through Voyage) runs in its own daemon thread; the local ones (SQLite and numpy work
