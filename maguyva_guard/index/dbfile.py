@@ -1,10 +1,14 @@
 """The index file: opening it, checking it, rebuilding it, and the one-writer lock.
 
-An index of another format, or one that fails to open or to pass `PRAGMA quick_check`, is
-moved aside and rebuilt with one line on stderr. The flock next to the index keeps two
-runs from rebuilding or updating it at once; the commands hold it for their whole run
-(Store.open(exclusive=True)), since each may switch the index's current view. The kernel
-drops an flock when its process dies, so a killed run never leaves a stale lock behind.
+An index of another format, or one whose content SQLite finds damaged (SQLITE_CORRUPT,
+SQLITE_NOTADB, or a failed `PRAGMA quick_check`), is moved aside and rebuilt with one line on
+stderr. Any other failure (a full disk, no permission, a file that cannot be opened) says
+nothing about the index, which is left exactly where it is: one line, exit 2.
+
+The flock next to the index keeps two runs from rebuilding or updating it at once; the
+commands hold it for their whole run (Store.open(exclusive=True)), since each may switch the
+index's current view. The kernel drops an flock when its process dies, so a killed run never
+leaves a stale lock behind.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import os
 import sqlite3
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from maguyva_guard.errors import FatalError
@@ -22,6 +27,10 @@ LOCK_WAIT_SECONDS = 120.0  # how long a second run waits (for a whole run, maybe
 LOCK_POLL_SECONDS = 0.05
 LOCK_NAME = "lock"  # the flock file next to the index (kept by a rebuild: others wait on it)
 WRITE_CACHE_KIB = 65536  # SQLite page cache per connection, at most
+# SQLite's primary result codes (sqlite3.h) that mean the file's content is damaged. Every
+# other code (SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_IOERR, SQLITE_PERM, ...)
+# is about the place the file lives in, and rebuilding would throw a good index away.
+CORRUPTION_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 
 
 class IndexLock:
@@ -115,7 +124,7 @@ def open_checked(path: Path, version: int, schema: str, rebuild: bool) -> sqlite
     state = _state(path, version) if path.exists() else "empty"
     if rebuild or state in ("old format", "corrupt"):
         if state == "corrupt":
-            os.replace(path, path.with_name(path.name + ".corrupt"))
+            _fs(os.replace, path, path.with_name(path.name + ".corrupt"))
         _remove_with_journal(path)
         reason = state if state in ("old format", "corrupt") else reason
         state = "empty"
@@ -155,8 +164,16 @@ def _state(path: Path, version: int) -> str:
             return "ok" if ok == "ok" else "corrupt"
         finally:
             conn.close()
-    except sqlite3.DatabaseError:
-        return "corrupt"
+    except sqlite3.DatabaseError as exc:
+        if is_corruption(exc):
+            return "corrupt"
+        raise FatalError(f"cannot open the index {path}: {exc}; it is left as it is") from None
+
+
+def is_corruption(exc: sqlite3.Error) -> bool:
+    """True only when SQLite says the file's content is damaged (see CORRUPTION_CODES)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in CORRUPTION_CODES
 
 
 def mark_clean(path: Path) -> None:
@@ -192,7 +209,7 @@ def _stamp_path(path: Path) -> Path:
 def _clear_folder(folder: Path, keep: str) -> None:
     for entry in folder.iterdir():
         if entry.name != keep and entry.is_file():
-            entry.unlink(missing_ok=True)
+            _fs(entry.unlink, missing_ok=True)
 
 
 def _discard_other_versions(path: Path) -> bool:
@@ -206,4 +223,14 @@ def _discard_other_versions(path: Path) -> bool:
 
 def _remove_with_journal(path: Path) -> None:
     for suffix in ("", "-wal", "-shm", "-journal", ".clean"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
+        _fs(Path(f"{path}{suffix}").unlink, missing_ok=True)
+
+
+def _fs(action: Callable[..., object], *args: object, **kwargs: object) -> None:
+    """A file operation on the index folder; failing (no permission, a read-only
+    filesystem) is one line, the files as they were."""
+    try:
+        action(*args, **kwargs)
+    except OSError as exc:
+        where = exc.filename or (args[0] if args else "the index folder")
+        raise FatalError(f"cannot change {where}: {exc.strerror}") from None

@@ -1,0 +1,103 @@
+"""Real disk faults: a full filesystem, a read-only index folder, a full disk under --output.
+
+Only a failed integrity check is corruption. A full disk or a folder we may not write is
+one line, exit 2, and the index stays where it is, byte for byte: the next run, with space
+or rights again, uses it as it was. Each test reproduces the fault for real (a tmpfs that
+fills up, capabilities dropped so that file modes bind root too); see realfs.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import GIT_ENV, git
+from realfs import fill, small_fs, without_override
+
+from maguyva_guard.index.store import INDEX_DIRNAME, SCHEMA_VERSION
+
+INDEX_FILE = f"index-v{SCHEMA_VERSION}.sqlite"
+SMALL = {"app/__init__.py": "", "app/core.py": "def parse(x):\n    return x\n",
+         "app/cli.py": "from app.core import parse\n\n\ndef main():\n    return parse(1)\n"}
+FS_KIB = 512  # room for the small index, filled up before the run
+
+
+def guard(repo: Path, *args: str, wrap: list[str] | None = None,
+          ) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **GIT_ENV}
+    env.pop("VOYAGE_API_KEY", None)
+    argv = [sys.executable, "-m", "maguyva_guard", *args, "--repo", str(repo)]
+    return subprocess.run((wrap or (lambda a: a))(argv), capture_output=True, text=True,
+                          env=env, timeout=120, check=False)
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def indexed(make_repo) -> tuple[Path, Path]:
+    repo = make_repo(SMALL)
+    assert guard(repo, "index").returncode == 0
+    return repo, repo / ".git" / INDEX_DIRNAME
+
+
+def assert_kept(folder: Path, before: str, proc: subprocess.CompletedProcess[str]) -> str:
+    """One error line, exit 2, nothing moved aside, the index's bytes unchanged."""
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 2, proc.stderr
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith("maguyva-guard: error: "), line
+    assert "corrupt" not in line and "rebuilding" not in line
+    assert not list(folder.glob("*.corrupt"))
+    assert digest(folder / INDEX_FILE) == before
+    return line
+
+
+@pytest.mark.parametrize("staged", [False, True], ids=["nothing changed", "a staged change"])
+def test_a_full_disk_keeps_a_healthy_index_in_place(make_repo, staged):
+    repo, folder = indexed(make_repo)
+    if staged:
+        (repo / "app/core.py").write_text("def parse(x, y):\n    return x\n")
+        git(repo, "add", "app/core.py")
+    before = digest(folder / INDEX_FILE)
+    with small_fs(folder, FS_KIB):
+        fill(folder)
+        proc = guard(repo, "check")
+        line = assert_kept(folder, before, proc)
+        assert "full" in line, line
+        for extra in folder.glob("filler*"):
+            extra.unlink()
+        again = guard(repo, "check", "--format", "json")  # space again: the same index serves
+        assert again.returncode == 0, again.stderr
+        assert "rebuilding" not in again.stderr
+
+
+def test_a_read_only_index_folder_is_one_line_and_kept(make_repo):
+    repo, folder = indexed(make_repo)
+    (repo / "app/core.py").write_text("def parse(x, y):\n    return x\n")
+    git(repo, "add", "app/core.py")
+    (folder / f"{INDEX_FILE}.clean").unlink()  # so that the integrity check runs too
+    before = digest(folder / INDEX_FILE)
+    folder.chmod(0o555)
+    try:
+        line = assert_kept(folder, before, guard(repo, "check", wrap=without_override))
+        assert "Permission denied" in line or "readonly" in line, line
+    finally:
+        folder.chmod(0o755)
+
+
+@pytest.mark.parametrize("mode", [0o444, 0o000], ids=["read-only", "unreadable"])
+def test_an_index_file_we_may_not_write_is_not_thrown_away(make_repo, mode):
+    """The folder is writable, so moving the index aside would succeed: it must not."""
+    repo, folder = indexed(make_repo)
+    (repo / "app/core.py").write_text("def parse(x, y):\n    return x\n")
+    git(repo, "add", "app/core.py")
+    (folder / f"{INDEX_FILE}.clean").unlink()
+    before = digest(folder / INDEX_FILE)
+    (folder / INDEX_FILE).chmod(mode)
+    line = assert_kept(folder, before, guard(repo, "check", wrap=without_override))
+    assert "readonly" in line or "unable to open" in line, line
