@@ -20,6 +20,7 @@ from maguyva_guard.errors import FatalError
 from maguyva_guard.integrations import hookinstall
 from maguyva_guard.records import RISK_LEVELS
 from maguyva_guard.report.render import FORMATS
+from maguyva_guard.report.escape import terminal
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -37,7 +38,7 @@ class UsageError(click.ClickException):
     exit_code = EXIT_USAGE
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"maguyva-guard: error: {self.format_message()}", err=True)
+        click.echo(f"maguyva-guard: error: {terminal(self.format_message())}", err=True)
 
 
 def fatal_to_usage(func: F) -> F:
@@ -75,8 +76,8 @@ class InternalError(click.ClickException):
     exit_code = EXIT_INTERNAL
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"maguyva-guard: internal error: {self.format_message()} (please report it;"
-                   f" {DEBUG_VARIABLE}=1 shows the traceback)", err=True)
+        click.echo(f"maguyva-guard: internal error: {terminal(self.format_message())}"
+                   f" (please report it; {DEBUG_VARIABLE}=1 shows the traceback)", err=True)
 
 
 @contextmanager
@@ -118,6 +119,17 @@ class Group(click.Group):
 @click.version_option(package_name="maguyva-guard")
 def main() -> None:
     """maguyva-guard: what your change can break, before it lands."""
+    _tolerant_streams()
+
+
+def _tolerant_streams() -> None:
+    """An output encoding that cannot show a character (LANG=C with an old Python,
+    PYTHONIOENCODING=latin-1, a Windows console) writes it as \\uXXXX instead of failing the
+    whole run on a file name; JSON output is ASCII already."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
 
 
 # --- The index and the search engine ---------------------------------------------------------

@@ -113,8 +113,18 @@ def repo_info(path: Path | str) -> RepoInfo:
         raise FatalError(f"not inside a working tree (inside a .git directory?): {path}")
     if proc.returncode != 0 or len(lines) < 6:
         raise FatalError(f"not a git repository: {path}")
-    return RepoInfo(root=Path(lines[5]), git_dir=Path(lines[3]), common_dir=Path(lines[4]),
+    git_dir, common_dir, root = lines[3:6]
+    if len(lines) > 7:  # a newline inside a path: ask for each path alone
+        git_dir, common_dir, root = (_one_path(path, flag) for flag in (
+            "--absolute-git-dir", "--git-common-dir", "--show-toplevel"))
+    return RepoInfo(root=Path(root), git_dir=Path(git_dir), common_dir=Path(common_dir),
                     shallow=lines[2] == "true")
+
+
+def _one_path(path: Path | str, flag: str) -> str:
+    """One path git prints, which may hold newlines: only the last one is git's."""
+    proc = run(path, "rev-parse", "--path-format=absolute", flag)
+    return proc.stdout.decode("utf-8", "surrogateescape").removesuffix("\n")
 
 
 def resolve(repo: Path | str, rev: str) -> str:
