@@ -101,3 +101,30 @@ def test_an_index_file_we_may_not_write_is_not_thrown_away(make_repo, mode):
     (folder / INDEX_FILE).chmod(mode)
     line = assert_kept(folder, before, guard(repo, "check", wrap=without_override))
     assert "readonly" in line or "unable to open" in line, line
+
+
+def test_output_on_a_full_disk_keeps_the_previous_report(make_repo, tmp_path):
+    callers = {f"app/use{i}.py": f"from app.core import parse\n\n\ndef use{i}():\n"
+               f"    return parse({i})\n" for i in range(60)}
+    repo = make_repo({**SMALL, **callers})
+    (repo / "app/core.py").write_text("def parse(x, y):\n    return x\n")
+    git(repo, "add", "app/core.py")
+    reports = tmp_path / "reports"
+    with small_fs(reports, 64):
+        previous = "the previous report\n"  # one page: the new report needs more
+        (reports / "impact.md").write_text(previous)
+        fill(reports)
+        proc = guard(repo, "check", "--format", "markdown", "--output",
+                     str(reports / "impact.md"))
+        assert "Traceback" not in proc.stderr, proc.stderr
+        assert proc.returncode == 2, proc.stderr
+        (line,) = proc.stderr.splitlines()
+        assert line.startswith(f"maguyva-guard: error: cannot write {reports / 'impact.md'}: ")
+        assert "No space left on device" in line
+        assert (reports / "impact.md").read_text() == previous
+        assert sorted(p.name for p in reports.iterdir()) == ["filler", "impact.md"]
+        (reports / "filler").unlink()
+        again = guard(repo, "check", "--format", "markdown", "--output",
+                      str(reports / "impact.md"))
+        assert again.returncode == 0, again.stderr
+        assert "app.cli.main" in (reports / "impact.md").read_text()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -13,7 +15,7 @@ from maguyva_guard.guard import impact, naming, risk
 from maguyva_guard.guard.model import STAGED, ImpactReport
 from maguyva_guard.index import indexer
 from maguyva_guard.integrations import prepush
-from maguyva_guard.report import render
+from maguyva_guard.report import escape, render
 
 EXIT_OK = 0
 EXIT_FAIL_ON = 1
@@ -45,6 +47,10 @@ def run(
     progress: indexer.Progress | None = None,
     save: Sequence[tuple[str, str]] = (),
 ) -> Outcome:
+    if repo_url is not None and not (repo_url.isprintable() and escape.http_url(repo_url)):
+        # The report would silently drop its links; a javascript: URL is not a typo.
+        raise FatalError(f"--repo-url must be an http:// or https:// URL without a query;"
+                         f" got {repo_url!r}")
     info = git.repo_info(repo)
     config = load_config(info.root).merged(preset=preset, depth=depth, fail_on=fail_on)
     if from_env:
@@ -87,8 +93,26 @@ def _render_saved(result: ImpactReport, fmt: str, max_callers: int) -> str:
     return render.render(result, fmt, max_callers=max_callers)
 
 
-def _write(path: str, text: str) -> None:
+def _write(name: str, text: str) -> None:
+    """Write through a temporary file next to `path` and a rename: a full disk or a killed
+    run leaves the previous report whole, never a truncated one."""
+    path, tmp = Path(name), None
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        if path.exists():  # keep the mode the user gave the previous report
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        else:
+            os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
     except OSError as exc:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         raise FatalError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
