@@ -19,8 +19,8 @@ from maguyva_guard import spec
 from maguyva_guard.errors import FatalError
 from maguyva_guard.integrations import hookinstall
 from maguyva_guard.records import RISK_LEVELS
-from maguyva_guard.report.render import FORMATS
 from maguyva_guard.report.escape import terminal
+from maguyva_guard.report.render import FORMATS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -96,11 +96,16 @@ def _one_line() -> Iterator[None]:
     except Exception as exc:
         if os.environ.get(DEBUG_VARIABLE) == "1":
             raise
-        message = " ".join(f"{type(exc).__name__}: {exc}".split())
-        for name in _SECRET_VARIABLES:
-            secret = os.environ.get(name, "").strip()
-            message = message.replace(secret, "***") if secret else message
-        raise InternalError(message) from None
+        raise InternalError(_internal_message(exc)) from None
+
+
+def _internal_message(exc: BaseException) -> str:
+    """An unexpected exception as one line, with the secrets of the environment redacted."""
+    message = " ".join(f"{type(exc).__name__}: {exc}".split())
+    for name in _SECRET_VARIABLES:
+        secret = os.environ.get(name, "").strip()
+        message = message.replace(secret, "***") if secret else message
+    return message
 
 
 class Group(click.Group):
@@ -234,28 +239,39 @@ def query(text: str, repo: str, preset: str, limit: int, as_json: bool, explain:
               help="Also write the report in FORMAT (text, markdown, json, sarif, html, or"
                    " summary: Markdown for a job summary, up to 1 MB) to FILE, from the same"
                    " run. Repeatable.")
+@click.option("--hook", "hook", is_flag=True,
+              help="Run as a git hook: a failure of the tool itself warns and lets the commit"
+                   " through, the lock wait is short, a pass prints a short report.")
+@click.option("--strict", is_flag=True,
+              help="With --hook: block the commit on the tool's own failures too (exit 2/3).")
 @fatal_to_usage
 def check(repo: str, staged: bool, base: str | None, head: str | None, from_env: bool,
           preset: str | None, depth: int | None, fmt: str, output: str | None,
-          fail_on: str | None, repo_url: str | None, save: tuple[str, ...]) -> None:
+          fail_on: str | None, repo_url: str | None, save: tuple[str, ...], hook: bool,
+          strict: bool) -> None:
     """What the change can break: staged changes, or --base REV [--head REV]."""
     from maguyva_guard.commands import check as checking
 
     if staged and (base or head or from_env):
         raise UsageError("--staged cannot be combined with --base, --head or --from-env")
+    if strict and not hook:
+        raise UsageError("--strict only means something with --hook")
     saved = [_save_option(value) for value in save]
     color = output is None and sys.stdout.isatty()
     progress = _TtyProgress("indexing")
     try:
-        outcome = checking.run(
-            repo, base=base, head=head, from_env=from_env, preset=preset, depth=depth, fmt=fmt,
-            output=output, fail_on=fail_on, repo_url=repo_url, color=color, progress=progress,
-            save=saved,
-        )
+        with _hook_failures_let_through(hook and not strict):
+            outcome = checking.run(
+                repo, base=base, head=head, from_env=from_env, preset=preset, depth=depth,
+                fmt=fmt, output=output, fail_on=fail_on, repo_url=repo_url, color=color,
+                progress=progress, save=saved, hook=hook,
+            )
     finally:
         progress.finish()
     if output is None:
         click.echo(outcome.text, nl=False)
+    if outcome.blocked:
+        click.echo(terminal(outcome.blocked), err=True)
     sys.exit(outcome.exit_code)
 
 
@@ -267,6 +283,31 @@ def _save_option(value: str) -> tuple[str, str]:
         raise UsageError(f"--save takes FORMAT=FILE with FORMAT one of {', '.join(SAVE_FORMATS)}:"
                          f" {value!r}")
     return fmt, path
+
+
+@contextmanager
+def _hook_failures_let_through(active: bool) -> Iterator[None]:
+    """In hook mode (commands/hookmode.py) the tool's own failure is one warning line and
+    exit 0: a hook never blocks a commit for its own reasons, only for --fail-on."""
+    if not active:
+        yield
+        return
+    from maguyva_guard.commands import hookmode
+    from maguyva_guard.index import dbfile
+
+    dbfile.wait_at_most(hookmode.HOOK_LOCK_WAIT_SECONDS)
+    try:
+        yield
+    except FatalError as exc:
+        message = str(exc)
+    except Exception as exc:
+        if os.environ.get(DEBUG_VARIABLE) == "1":
+            raise
+        message = "internal error: " + _internal_message(exc)
+    else:
+        return
+    click.echo(terminal(hookmode.let_through(message)), err=True)
+    sys.exit(0)
 
 
 # --- Integrations: the pull-request comment and the plain git hooks --------------------------

@@ -33,9 +33,9 @@ def test_the_manifest_is_valid_for_pre_commit():
             False, True, True)
         assert hook["minimum_pre_commit_version"] == "3.2.0"
     assert (hooks["maguyva-guard"]["entry"], hooks["maguyva-guard"]["stages"]) == (
-        "maguyva-guard check", ["pre-commit"])
+        "maguyva-guard check --hook", ["pre-commit"])
     assert (hooks["maguyva-guard-pre-push"]["entry"], hooks["maguyva-guard-pre-push"]["stages"]) \
-        == ("maguyva-guard check --from-env", ["pre-push"])
+        == ("maguyva-guard check --from-env --hook", ["pre-push"])
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from maguyva_guard import git
+from maguyva_guard.commands import hookmode
 from maguyva_guard.config import load_config
 from maguyva_guard.errors import FatalError
 from maguyva_guard.guard import impact, naming, risk
@@ -29,6 +30,7 @@ class Outcome:
     text: str  # the rendered report ("" when written to a file)
     exit_code: int
     report: ImpactReport
+    blocked: str | None = None  # with exit code 1: the one line that says why (stderr)
 
 
 def run(
@@ -46,7 +48,10 @@ def run(
     color: bool = False,
     progress: indexer.Progress | None = None,
     save: Sequence[tuple[str, str]] = (),
+    hook: bool = False,
 ) -> Outcome:
+    """The report and the exit code. `hook`: a git hook runs it (hookmode.py), so a pass
+    prints a short report and a block names its bypass."""
     if repo_url is not None and not (repo_url.isprintable() and escape.http_url(repo_url)):
         # The report would silently drop its links; a javascript: URL is not a typo.
         raise FatalError(f"--repo-url must be an http:// or https:// URL without a query;"
@@ -74,14 +79,22 @@ def run(
         result = replace(result, affected=kept)
     if repo_url:
         result = replace(result, repo_url=repo_url)
-    text = render.render(result, fmt, color=color, max_callers=config.max_callers)
+    staged = base is None and head is None
+    if hook and fmt == render.TEXT:
+        args = " --staged" if staged else f" --base {base} --head {head or 'HEAD'}"
+        text = hookmode.brief(result, color=color, max_callers=config.max_callers, args=args)
+    else:
+        text = render.render(result, fmt, color=color, max_callers=config.max_callers)
     for extra_fmt, path in save:  # the same run in more formats (the Action's artifact)
         _write(path, _render_saved(result, extra_fmt, config.max_callers))
     if output is not None:
         _write(output, text)
         text = ""
-    code = EXIT_FAIL_ON if risk.exceeds(result.risk, config.fail_on) else EXIT_OK
-    return Outcome(text, code, result)
+    if not risk.exceeds(result.risk, config.fail_on):
+        return Outcome(text, EXIT_OK, result)
+    bypass = None if not hook else hookmode.COMMIT_BYPASS if staged else hookmode.PUSH_BYPASS
+    return Outcome(text, EXIT_FAIL_ON, result,
+                   hookmode.blocked_line(result, config.fail_on, bypass))
 
 
 def _render_saved(result: ImpactReport, fmt: str, max_callers: int) -> str:

@@ -25,6 +25,7 @@ from maguyva_guard.errors import FatalError
 
 LOCK_WAIT_SECONDS = 120.0  # how long a second run waits (for a whole run, maybe a cold build)
 LOCK_POLL_SECONDS = 0.05
+HOLDER_COMMAND_CHARS = 120  # the holder's command line, as the lock messages show it
 LOCK_NAME = "lock"  # the flock file next to the index (kept by a rebuild: others wait on it)
 WRITE_CACHE_KIB = 65536  # SQLite page cache per connection, at most
 # SQLite's primary result codes (sqlite3.h) that mean the file's content is damaged. Every
@@ -33,12 +34,25 @@ WRITE_CACHE_KIB = 65536  # SQLite page cache per connection, at most
 CORRUPTION_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 
 
-class IndexLock:
-    """A re-entrant (within one object) exclusive flock on `path`."""
+_lock_wait = LOCK_WAIT_SECONDS  # this process's wait; a git hook waits less (wait_at_most)
 
-    def __init__(self, path: Path, wait_seconds: float = LOCK_WAIT_SECONDS) -> None:
+
+def wait_at_most(seconds: float) -> None:
+    """Wait at most `seconds` for the index lock in this process (a hook: a few seconds, so
+    that a suspended run does not hold every commit)."""
+    global _lock_wait
+    _lock_wait = seconds
+
+
+class IndexLock:
+    """A re-entrant (within one object) exclusive flock on `path`.
+
+    Its holder writes its process id into the lock file, so that a run that has to wait,
+    or gives up, can say which process holds the index (a suspended run is easy to miss)."""
+
+    def __init__(self, path: Path, wait_seconds: float | None = None) -> None:
         self.path = path
-        self.wait_seconds = wait_seconds
+        self.wait_seconds = _lock_wait if wait_seconds is None else wait_seconds
         self._fd: int | None = None
         self._depth = 0
 
@@ -66,18 +80,48 @@ def _acquire(path: Path, wait_seconds: float) -> int:
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            _sign(fd)
             return fd
         except BlockingIOError:
             if time.monotonic() >= deadline:
                 os.close(fd)
                 raise FatalError(
-                    f"another maguyva-guard run kept the index locked for {wait_seconds:.0f} s"
-                    f" ({path}); try again when it has finished"
+                    f"another maguyva-guard run{holder(path)} kept the index locked for"
+                    f" {wait_seconds:g} s ({path}); try again when it has finished"
                 ) from None
             if not told:
-                print("maguyva-guard: waiting for another maguyva-guard run...", file=sys.stderr)
+                print(f"maguyva-guard: waiting for another maguyva-guard run{holder(path)}...",
+                      file=sys.stderr)
                 told = True
             time.sleep(LOCK_POLL_SECONDS)
+
+
+def _sign(fd: int) -> None:
+    """Write our process id into the lock file we now hold (best effort)."""
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    except OSError:
+        pass
+
+
+def holder(path: Path) -> str:
+    """" (pid N: its command line)" of the process that signed the lock file, "" if unknown.
+    The command is read from /proc where there is one, shortened, non-printables as '?'."""
+    try:
+        pid = int(path.read_text().strip())
+        os.kill(pid, 0)  # still there (a signal 0 only asks)
+    except (OSError, ValueError):
+        return ""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return f" (pid {pid})"
+    command = raw.rstrip(b"\0").replace(b"\0", b" ").decode("utf-8", "replace")
+    command = "".join(c if c.isprintable() else "?" for c in command)
+    if len(command) > HOLDER_COMMAND_CHARS:
+        command = command[: HOLDER_COMMAND_CHARS - 3] + "..."
+    return f" (pid {pid}: {command})" if command else f" (pid {pid})"
 
 
 def connect(path: Path) -> sqlite3.Connection:
