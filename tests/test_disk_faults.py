@@ -128,3 +128,31 @@ def test_output_on_a_full_disk_keeps_the_previous_report(make_repo, tmp_path):
                       str(reports / "impact.md"))
         assert again.returncode == 0, again.stderr
         assert "app.cli.main" in (reports / "impact.md").read_text()
+
+
+def _records(path: Path) -> int:
+    import numpy as np
+
+    return int(np.load(path, allow_pickle=False).shape[0])
+
+
+@pytest.mark.parametrize("damage", ["truncated", "header overwritten"])
+def test_a_damaged_vectors_file_is_detected_rebuilt_and_said_once(make_repo, damage):
+    modules = {f"app/m{i}.py": f"def f{i}(x):\n    return x + {i}\n" for i in range(30)}
+    repo = make_repo({**SMALL, **modules})
+    assert guard(repo, "index").returncode == 0
+    (vec,) = (repo / ".git" / INDEX_DIRNAME).glob("vectors-*.npy")
+    whole = _records(vec)
+    data = vec.read_bytes()
+    if damage == "truncated":  # a copy cut short, a disk that filled up under another tool
+        vec.write_bytes(data[: len(data) // 2])
+    else:
+        vec.write_bytes(b"\0" * 64 + data[64:])
+    proc = guard(repo, "query", "--json", "who calls parse")
+    assert proc.returncode == 0, proc.stderr
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith("maguyva-guard: warning: semantic vectors were damaged ("), line
+    assert line.endswith("); rebuilding them"), line
+    assert _records(vec) == whole
+    again = guard(repo, "query", "--json", "who calls parse")
+    assert again.returncode == 0 and again.stderr == ""

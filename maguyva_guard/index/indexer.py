@@ -86,6 +86,8 @@ def update(store: Store, view: View | None = None, *, label: str = STAGED_VIEW,
             if embed_all and store.meta_get("embedded_view") != digest:
                 _embed(store, progress, UNKNOWN, everything=True)
                 store.meta_set("embedded_view", digest)
+            else:
+                embeddings.rebuild_if_damaged(store, progress)
             return _stats(store, -1, 0, started)
         entries = git.ls_index(store.root, sizes=False, raw=raw) if view is None else view
         return _update(store, entries, digest, label, max_size, progress, started, embed_all)
