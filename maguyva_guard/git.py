@@ -325,15 +325,17 @@ def diff_files(repo: Path | str, base: str | None, head: str | None = None) -> l
 
 
 def diff_hunks(repo: Path | str, base: str | None, head: str | None = None,
-               paths: Iterable[str] = ()) -> dict[str, list[Hunk]]:
+               paths: Iterable[str] = (), exclude: Iterable[str] = ()) -> dict[str, list[Hunk]]:
     """Changed line ranges per file: new path -> hunks (the old path for a deleted file).
 
     Explicit prefixes because a user's diff.noprefix=true would otherwise change the
     headers; no external diff drivers or textconv, so the lines are the blob's own lines.
-    Files without text hunks (binary, pure renames, mode changes) are absent.
+    Files without text hunks (binary, pure renames, mode changes) are absent, and so are
+    the `exclude`d paths (files too large to read: git does not even diff them).
     """
     args = ["diff", "-M", "-U0", "--no-color", "--no-ext-diff", "--no-textconv",
-            "--src-prefix=a/", "--dst-prefix=b/", *_diff_args(base, head), "--", *paths]
+            "--src-prefix=a/", "--dst-prefix=b/", *_diff_args(base, head), "--", *paths,
+            *(f":(exclude,literal){p}" for p in exclude)]
     hunks: dict[str, list[Hunk]] = {}
     old_path = new_path = ""
     current: list[Hunk] | None = None

@@ -141,5 +141,6 @@ def test_a_real_commit_through_pre_commit_shows_the_short_report_on_a_pass(signa
     lines = proc.stdout.splitlines()
     assert any(line.startswith("maguyva-guard (what this commit can break)")
                and line.endswith("Passed") for line in lines), proc.stdout
-    assert "maguyva-guard: 2 affected callers of 1 changed symbol (complete)" in lines
+    assert any(line.startswith("maguyva-guard: 2 affected callers of 1 changed symbol")
+               for line in lines), proc.stdout
     assert any(line.startswith("  pkg/cli.py:") and "pkg.cli.main" in line for line in lines)

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from maguyva_guard import git
+from maguyva_guard.guard.formatting import formatting_only
 from maguyva_guard.records import (
     ADDED,
     MODIFIED,
@@ -50,6 +51,7 @@ class ChangeSet:
     fallbacks: tuple[Fallback, ...]
     old_definitions: dict[tuple[str, str], Definition] = field(default_factory=dict)
     new_definitions: dict[tuple[str, str], Definition] = field(default_factory=dict)
+    oversized: tuple[str, ...] = ()  # paths over the size limit: neither diffed nor read
 
 
 @dataclass
@@ -106,11 +108,19 @@ def compute(
     parse: Parser,
     read: Callable[[list[str]], dict[str, bytes]],
     files: list[git.FileChange] | None = None,
+    max_size: int | None = None,
 ) -> ChangeSet:
-    """The symbols changed between `base` and `head` (None: the staged index)."""
+    """The symbols changed between `base` and `head` (None: the staged index).
+
+    A file with a side over `max_size` bytes is neither diffed nor read (its size comes
+    from git's object header): a 200 MB generated file must not cost seconds and gigabytes
+    before the limit applies. Its path is returned in `oversized`, to be named as not
+    analysed."""
     if files is None:
         files = git.diff_files(repo, base, head)
-    hunks = git.diff_hunks(repo, base, head)
+    oversized = _oversized(repo, files, max_size)
+    files = [f for f in files if (f.new_path or f.old_path) not in oversized]
+    hunks = git.diff_hunks(repo, base, head, exclude=oversized)
     blobs = read([b for f in files for b in (f.old_blob, f.new_blob) if b != NULL_BLOB])
     changed: list[ChangedSymbol] = []
     fallbacks: list[Fallback] = []
@@ -119,6 +129,9 @@ def compute(
     olds: dict[tuple[str, str], Definition] = {}
     news: dict[tuple[str, str], Definition] = {}
     for f in files:
+        if f.status == "M" and formatting_only(
+                f.new_path, blobs.get(f.old_blob, b""), blobs.get(f.new_blob, b"")):
+            continue  # whitespace or formatting only: no symbol changed, nothing to search
         file_hunks = hunks.get(f.new_path or f.old_path, [])
         old = _side(f.old_path, f.old_blob, blobs, parse, _old_lines(file_hunks, f.status))
         new = _side(f.new_path, f.new_blob, blobs, parse, _new_lines(file_hunks, f.status))
@@ -143,7 +156,16 @@ def compute(
             elif o is not None:
                 removed.append((old, o))
     changed.extend(_pair_renames(removed, added, olds, news))
-    return ChangeSet(tuple(changed), tuple(fallbacks), olds, news)
+    return ChangeSet(tuple(changed), tuple(fallbacks), olds, news, oversized)
+
+
+def _oversized(repo: str, files: list[git.FileChange], max_size: int | None) -> tuple[str, ...]:
+    if max_size is None:
+        return ()
+    sizes = git.blob_sizes(repo, {b for f in files for b in (f.old_blob, f.new_blob)
+                                  if b != NULL_BLOB})
+    return tuple(f.new_path or f.old_path for f in files
+                 if max(sizes.get(f.old_blob, 0), sizes.get(f.new_blob, 0)) > max_size)
 
 
 def _side(

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 
 from maguyva_guard import git, spec
 from maguyva_guard.errors import FatalError
+from maguyva_guard.extract.classify import MAX_FILE_BYTES
 from maguyva_guard.guard import changes, model, risk
 from maguyva_guard.guard.model import STAGED
 from maguyva_guard.index import centrality, indexer
@@ -47,6 +48,7 @@ from maguyva_guard.retrievers.protocols import implicit_reason, is_protocol_meth
 from maguyva_guard.search import engine
 
 NULL = "0" * 40
+OVERSIZED_NAMED = 3  # files over max_file_size named in the report's incomplete reason
 GUARD_INTENTS = (spec.IMPACT_ANALYSIS, spec.FIND_REFERENCES)
 # What each modality is asked for per changed symbol. Only the graph decides who is a
 # caller (and returns every edge of its target regardless); the others only add ranking
@@ -246,7 +248,7 @@ def check(
         t1 = time.perf_counter()
         change_set = changes.compute(
             repo, revs.base, revs.head, _parser(store), lambda ids: git.read_blobs(repo, ids),
-            files=files,
+            files=files, max_size=max_file_size or MAX_FILE_BYTES,
         )
         new_targets, old_targets = _targets(change_set)
         recorders = recorders_for(store, semantic_config)
@@ -359,7 +361,7 @@ def _report(
     implicit = [implicit_reason(c) for c in change_set.changed if is_protocol_method(c)]
     reasons = (*implicit, *model.derived_reasons(affected, change_set.fallbacks)) \
         if implicit else ()
-    return model.ImpactReport(
+    result = model.ImpactReport(
         repo=".",
         base=revs.base,
         head=revs.head or STAGED,
@@ -377,6 +379,17 @@ def _report(
         repo_url=None,
         possible=tuple(possible),
     )
+    if change_set.oversized:  # the derived reasons are kept: replace() adds to them
+        result = replace(result, complete=False, incomplete_reasons=(
+            *result.incomplete_reasons, oversized_reason(change_set.oversized)))
+    return result
+
+
+def oversized_reason(paths: tuple[str, ...]) -> str:
+    """Why a report misses the files over max_file_size (named, a few of them)."""
+    shown = ", ".join(paths[:OVERSIZED_NAMED]) + (", ..." if len(paths) > OVERSIZED_NAMED else "")
+    noun = "file" if len(paths) == 1 else "files"
+    return f"{len(paths)} changed {noun} over max_file_size not analysed ({shown})"
 
 
 def _split_possible(everything: list[Affected]) -> tuple[list[Affected], list[Affected]]:
