@@ -148,6 +148,12 @@ class _TtyProgress:
         self.bar: Any = None
         self.done = 0
 
+    def step(self, label: str) -> None:
+        """The core starts another step (parsing, embedding): a bar of its own, labelled."""
+        if label != self.label:
+            self.finish()
+            self.label = label
+
     def __call__(self, done: int, total: int) -> None:
         if not sys.stderr.isatty():
             return
@@ -258,7 +264,7 @@ def check(repo: str, staged: bool, base: str | None, head: str | None, from_env:
         raise UsageError("--strict only means something with --hook")
     saved = [_save_option(value) for value in save]
     color = output is None and sys.stdout.isatty()
-    progress = _TtyProgress("indexing")
+    progress = _TtyProgress("parsing")
     try:
         with _hook_failures_let_through(hook and not strict):
             outcome = checking.run(
