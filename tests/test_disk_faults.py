@@ -12,13 +12,14 @@ import hashlib
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conftest import GIT_ENV, git
 from realfs import fill, small_fs, without_override
 
-from maguyva_guard.index.store import INDEX_DIRNAME, SCHEMA_VERSION
+from maguyva_guard.index.schema import INDEX_DIRNAME, SCHEMA_VERSION
 
 INDEX_FILE = f"index-v{SCHEMA_VERSION}.sqlite"
 SMALL = {"app/__init__.py": "", "app/core.py": "def parse(x):\n    return x\n",
@@ -26,12 +27,12 @@ SMALL = {"app/__init__.py": "", "app/core.py": "def parse(x):\n    return x\n",
 FS_KIB = 512  # room for the small index, filled up before the run
 
 
-def guard(repo: Path, *args: str, wrap: list[str] | None = None,
+def guard(repo: Path, *args: str, wrap: Callable[[list[str]], list[str]] | None = None,
           ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, **GIT_ENV}
     env.pop("VOYAGE_API_KEY", None)
     argv = [sys.executable, "-m", "maguyva_guard", *args, "--repo", str(repo)]
-    return subprocess.run((wrap or (lambda a: a))(argv), capture_output=True, text=True,
+    return subprocess.run(wrap(argv) if wrap else argv, capture_output=True, text=True,
                           env=env, timeout=120, check=False)
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from conftest import GIT_ENV, git
 from realfs import without_override
 
-from maguyva_guard.index.store import INDEX_DIRNAME
+from maguyva_guard.index.schema import INDEX_DIRNAME
 
 CORE = "def parse(x):\n    return x\n"
 CHANGED = "def parse(x, y):\n    return x\n"

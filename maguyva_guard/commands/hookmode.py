@@ -21,6 +21,7 @@ from typing import Final
 from maguyva_guard.guard import risk
 from maguyva_guard.guard.model import ImpactReport
 from maguyva_guard.report import render as report
+from maguyva_guard.report.groups import groups
 
 HOOK_LOCK_WAIT_SECONDS: Final = 5.0  # a suspended run must not hold every commit for minutes
 BRIEF_CALLERS: Final = 3  # callers shown per changed symbol in a hook's report
@@ -35,7 +36,7 @@ def brief(result: ImpactReport, *, color: bool, max_callers: int, args: str) -> 
     callers = min(max_callers, BRIEF_CALLERS) if max_callers > 0 else BRIEF_CALLERS
     text = report.render(result, "text", color=color, max_callers=callers,
                          max_symbols=BRIEF_SYMBOLS)
-    found = report.groups(result, callers)
+    found = groups(result, callers)
     if len(found) > BRIEF_SYMBOLS or any(g.hidden for g in found):
         text += FULL_REPORT_HINT.format(args=args) + "\n"
     return text

@@ -23,8 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from maguyva_guard import git, spec
+from maguyva_guard.config import MAX_FILE_BYTES
 from maguyva_guard.errors import FatalError
-from maguyva_guard.extract.classify import MAX_FILE_BYTES
 from maguyva_guard.guard import changes, model, risk
 from maguyva_guard.guard.model import STAGED
 from maguyva_guard.index import centrality, indexer
