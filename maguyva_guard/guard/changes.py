@@ -101,6 +101,31 @@ def _is_noise(line: str) -> bool:
     return not text or bool(_COMMENT_LINE.match(line)) or text.startswith(("import ", "from "))
 
 
+@dataclass(frozen=True)
+class Selection:
+    """The changed files worth analysing, and those set aside before anything is read."""
+
+    files: list[git.FileChange]
+    oversized: tuple[str, ...] = ()  # a side over the size limit: neither diffed nor read
+    formatting: tuple[str, ...] = ()  # whitespace or formatting only: no behaviour changed
+
+
+def select(repo: str, files: list[git.FileChange], max_size: int | None,
+           read: Callable[[list[str]], dict[str, bytes]]) -> Selection:
+    """Set aside, before any parsing, the files over `max_size` bytes (their size comes from
+    git's object header: a 200 MB generated file must not cost seconds and gigabytes before
+    the limit applies) and the modified files whose change is formatting only (a
+    reformatting commit of thousands of files must not parse them all)."""
+    oversized = _oversized(repo, files, max_size)
+    files = [f for f in files if (f.new_path or f.old_path) not in oversized]
+    modified = [f for f in files if f.status == "M"]
+    blobs = read([b for f in modified for b in (f.old_blob, f.new_blob)]) if modified else {}
+    same = {f.new_path for f in modified if formatting_only(
+        f.new_path, blobs.get(f.old_blob, b""), blobs.get(f.new_blob, b""))}
+    kept = [f for f in files if f.status != "M" or f.new_path not in same]
+    return Selection(kept, oversized, tuple(sorted(same)))
+
+
 def compute(
     repo: str,
     base: str | None,
@@ -109,18 +134,18 @@ def compute(
     read: Callable[[list[str]], dict[str, bytes]],
     files: list[git.FileChange] | None = None,
     max_size: int | None = None,
+    selection: Selection | None = None,
 ) -> ChangeSet:
-    """The symbols changed between `base` and `head` (None: the staged index).
-
-    A file with a side over `max_size` bytes is neither diffed nor read (its size comes
-    from git's object header): a 200 MB generated file must not cost seconds and gigabytes
-    before the limit applies. Its path is returned in `oversized`, to be named as not
-    analysed."""
-    if files is None:
-        files = git.diff_files(repo, base, head)
-    oversized = _oversized(repo, files, max_size)
-    files = [f for f in files if (f.new_path or f.old_path) not in oversized]
-    hunks = git.diff_hunks(repo, base, head, exclude=oversized)
+    """The symbols changed between `base` and `head` (None: the staged index), in the files
+    `select` keeps (given, or made here from `files` and `max_size`). The oversized paths
+    are returned in the change set, to be named as not analysed."""
+    if selection is None:
+        if files is None:
+            files = git.diff_files(repo, base, head)
+        selection = select(repo, files, max_size, read)
+    files = selection.files
+    oversized = selection.oversized
+    hunks = git.diff_hunks(repo, base, head, exclude=(*oversized, *selection.formatting))
     blobs = read([b for f in files for b in (f.old_blob, f.new_blob) if b != NULL_BLOB])
     changed: list[ChangedSymbol] = []
     fallbacks: list[Fallback] = []
@@ -129,9 +154,6 @@ def compute(
     olds: dict[tuple[str, str], Definition] = {}
     news: dict[tuple[str, str], Definition] = {}
     for f in files:
-        if f.status == "M" and formatting_only(
-                f.new_path, blobs.get(f.old_blob, b""), blobs.get(f.new_blob, b"")):
-            continue  # whitespace or formatting only: no symbol changed, nothing to search
         file_hunks = hunks.get(f.new_path or f.old_path, [])
         old = _side(f.old_path, f.old_blob, blobs, parse, _old_lines(file_hunks, f.status))
         new = _side(f.new_path, f.new_blob, blobs, parse, _new_lines(file_hunks, f.status))

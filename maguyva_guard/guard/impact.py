@@ -234,7 +234,10 @@ def check(
     sizes = max_file_size
     with Store.open(repo, exclusive=True) as store:
         t0 = time.perf_counter()
-        files = git.diff_files(repo, revs.base, revs.head)
+        selection = changes.select(repo, git.diff_files(repo, revs.base, revs.head),
+                                   max_file_size or MAX_FILE_BYTES,
+                                   lambda ids: git.read_blobs(repo, ids))
+        files = selection.files
         old_blobs = {f.old_blob: f.old_path for f in files if f.old_path and f.old_blob != NULL}
         indexer.warm_parsers(store, {**old_blobs, **{f.new_blob: f.new_path for f in files
                                                      if f.new_path and f.new_blob != NULL}})
@@ -248,7 +251,7 @@ def check(
         t1 = time.perf_counter()
         change_set = changes.compute(
             repo, revs.base, revs.head, _parser(store), lambda ids: git.read_blobs(repo, ids),
-            files=files, max_size=max_file_size or MAX_FILE_BYTES,
+            selection=selection,
         )
         new_targets, old_targets = _targets(change_set)
         recorders = recorders_for(store, semantic_config)
