@@ -52,8 +52,9 @@ def run(
 ) -> Outcome:
     """The report and the exit code. `hook`: a git hook runs it (hookmode.py), so a pass
     prints a short report and a block names its bypass."""
-    if repo_url is not None and not (repo_url.isprintable() and escape.http_url(repo_url)):
-        # The report would silently drop its links; a javascript: URL is not a typo.
+    if repo_url and not (repo_url.isprintable() and escape.http_url(repo_url)):
+        # The report would silently drop its links; a javascript: URL is not a typo. (An
+        # empty one is "not given": the Action passes "" when it has none.)
         raise FatalError(f"--repo-url must be an http:// or https:// URL without a query;"
                          f" got {repo_url!r}")
     info = git.repo_info(repo)
