@@ -178,7 +178,7 @@ def test_a_hooks_report_on_a_pass_is_short_and_says_how_to_see_the_rest(make_rep
     out = proc.stderr.splitlines()
     found = re.match(r"maguyva-guard: (\d+) affected callers of 1 changed symbol", out[0])
     assert found and int(found[1]) > 8, out
-    listed = [line for line in out if "app/use" in line and "[depth 1" in line]
+    listed = [line for line in out if "app/" in line and "[depth 1" in line]
     assert len(listed) == BRIEF, out
     assert f"  ... and {int(found[1]) - BRIEF} more" in out
     assert "maguyva-guard: the full report: maguyva-guard check --staged" in out
