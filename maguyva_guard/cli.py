@@ -20,6 +20,7 @@ from maguyva_guard.commands import paging
 from maguyva_guard.errors import FatalError
 from maguyva_guard.integrations import hookinstall
 from maguyva_guard.records import RISK_LEVELS
+from maguyva_guard.report.escape import terminal
 from maguyva_guard.report.render import FORMATS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -38,7 +39,7 @@ class UsageError(click.ClickException):
     exit_code = EXIT_USAGE
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"maguyva-guard: error: {self.format_message()}", err=True)
+        click.echo(f"maguyva-guard: error: {terminal(self.format_message())}", err=True)
 
 
 def fatal_to_usage(func: F) -> F:
@@ -76,8 +77,8 @@ class InternalError(click.ClickException):
     exit_code = EXIT_INTERNAL
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"maguyva-guard: internal error: {self.format_message()} (please report it;"
-                   f" {DEBUG_VARIABLE}=1 shows the traceback)", err=True)
+        click.echo(f"maguyva-guard: internal error: {terminal(self.format_message())}"
+                   f" (please report it; {DEBUG_VARIABLE}=1 shows the traceback)", err=True)
 
 
 @contextmanager
@@ -96,11 +97,16 @@ def _one_line() -> Iterator[None]:
     except Exception as exc:
         if os.environ.get(DEBUG_VARIABLE) == "1":
             raise
-        message = " ".join(f"{type(exc).__name__}: {exc}".split())
-        for name in _SECRET_VARIABLES:
-            secret = os.environ.get(name, "").strip()
-            message = message.replace(secret, "***") if secret else message
-        raise InternalError(message) from None
+        raise InternalError(_internal_message(exc)) from None
+
+
+def _internal_message(exc: BaseException) -> str:
+    """An unexpected exception as one line, with the secrets of the environment redacted."""
+    message = " ".join(f"{type(exc).__name__}: {exc}".split())
+    for name in _SECRET_VARIABLES:
+        secret = os.environ.get(name, "").strip()
+        message = message.replace(secret, "***") if secret else message
+    return message
 
 
 class Group(click.Group):
@@ -119,6 +125,17 @@ class Group(click.Group):
 @click.version_option(package_name="maguyva-guard")
 def main() -> None:
     """maguyva-guard: what your change can break, before it lands."""
+    _tolerant_streams()
+
+
+def _tolerant_streams() -> None:
+    """An output encoding that cannot show a character (LANG=C with an old Python,
+    PYTHONIOENCODING=latin-1, a Windows console) writes it as \\uXXXX instead of failing the
+    whole run on a file name; JSON output is ASCII already."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
 
 
 # --- The index and the search engine ---------------------------------------------------------
@@ -131,6 +148,12 @@ class _TtyProgress:
         self.label = label
         self.bar: Any = None
         self.done = 0
+
+    def step(self, label: str) -> None:
+        """The core starts another step (parsing, embedding): a bar of its own, labelled."""
+        if label != self.label:
+            self.finish()
+            self.label = label
 
     def __call__(self, done: int, total: int) -> None:
         if not sys.stderr.isatty():
@@ -223,28 +246,39 @@ def query(text: str, repo: str, preset: str, limit: int, as_json: bool, explain:
               help="Also write the report in FORMAT (text, markdown, json, sarif, html, or"
                    " summary: Markdown for a job summary, up to 1 MB) to FILE, from the same"
                    " run. Repeatable.")
+@click.option("--hook", "hook", is_flag=True,
+              help="Run as a git hook: a failure of the tool itself warns and lets the commit"
+                   " through, the lock wait is short, a pass prints a short report.")
+@click.option("--strict", is_flag=True,
+              help="With --hook: block the commit on the tool's own failures too (exit 2/3).")
 @fatal_to_usage
 def check(repo: str, staged: bool, base: str | None, head: str | None, from_env: bool,
           preset: str | None, depth: int | None, fmt: str, output: str | None,
-          fail_on: str | None, repo_url: str | None, save: tuple[str, ...]) -> None:
+          fail_on: str | None, repo_url: str | None, save: tuple[str, ...], hook: bool,
+          strict: bool) -> None:
     """What the change can break: staged changes, or --base REV [--head REV]."""
     from maguyva_guard.commands import check as checking
 
     if staged and (base or head or from_env):
         raise UsageError("--staged cannot be combined with --base, --head or --from-env")
+    if strict and not hook:
+        raise UsageError("--strict only means something with --hook")
     saved = [_save_option(value) for value in save]
     color = output is None and sys.stdout.isatty()
-    progress = _TtyProgress("indexing")
+    progress = _TtyProgress("parsing")
     try:
-        outcome = checking.run(
-            repo, base=base, head=head, from_env=from_env, preset=preset, depth=depth, fmt=fmt,
-            output=output, fail_on=fail_on, repo_url=repo_url, color=color, progress=progress,
-            save=saved,
-        )
+        with _hook_failures_let_through(hook and not strict):
+            outcome = checking.run(
+                repo, base=base, head=head, from_env=from_env, preset=preset, depth=depth,
+                fmt=fmt, output=output, fail_on=fail_on, repo_url=repo_url, color=color,
+                progress=progress, save=saved, hook=hook,
+            )
     finally:
         progress.finish()
     if output is None:
         click.echo(outcome.text, nl=False)
+    if outcome.blocked:
+        click.echo(terminal(outcome.blocked), err=True)
     sys.exit(outcome.exit_code)
 
 
@@ -312,6 +346,31 @@ def mcp_command(repo: str, max_tokens: int) -> None:
             raise UsageError(MCP_EXTRA_MISSING) from None
         raise
     mcpserver.serve(repo, max_tokens)
+
+
+@contextmanager
+def _hook_failures_let_through(active: bool) -> Iterator[None]:
+    """In hook mode (commands/hookmode.py) the tool's own failure is one warning line and
+    exit 0: a hook never blocks a commit for its own reasons, only for --fail-on."""
+    if not active:
+        yield
+        return
+    from maguyva_guard.commands import hookmode
+    from maguyva_guard.index import dbfile
+
+    dbfile.wait_at_most(hookmode.HOOK_LOCK_WAIT_SECONDS)
+    try:
+        yield
+    except FatalError as exc:
+        message = str(exc)
+    except Exception as exc:
+        if os.environ.get(DEBUG_VARIABLE) == "1":
+            raise
+        message = "internal error: " + _internal_message(exc)
+    else:
+        return
+    click.echo(terminal(hookmode.let_through(message)), err=True)
+    sys.exit(0)
 
 
 # --- Integrations: the pull-request comment and the plain git hooks --------------------------

@@ -11,6 +11,8 @@ pyproject.toml (did you mean 'preset'?)").
 
 from __future__ import annotations
 
+import errno
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -25,6 +27,7 @@ from maguyva_guard.pathglob import matches_any
 PYPROJECT: Final = "pyproject.toml"
 DOTFILE: Final = ".maguyva-guard.toml"
 TOOL_TABLE: Final = "maguyva-guard"  # [tool.maguyva-guard]
+MISSPELT_TABLE: Final = "maguyva_guard"  # meant as ours, surely: said, not ignored
 
 EMBEDDED: Final = "embedded"
 VOYAGE: Final = "voyage"
@@ -97,14 +100,14 @@ class Config:
 def load_config(repo_root: Path) -> Config:
     """The settings of the repository whose working tree is at `repo_root`."""
     dotfile, pyproject = repo_root / DOTFILE, repo_root / PYPROJECT
-    if dotfile.is_file():
-        if pyproject.is_file() and _has_tool_table(pyproject):
+    if _present(dotfile):
+        if _present(pyproject) and _has_tool_table(pyproject):
             raise FatalError(
                 f"both {DOTFILE} and [tool.{TOOL_TABLE}] in {PYPROJECT} configure "
                 "maguyva-guard; keep one of them"
             )
         return parse_config(_read(dotfile), DOTFILE)
-    if pyproject.is_file():
+    if _present(pyproject):
         return parse_config(_read(pyproject), PYPROJECT)
     return Config()
 
@@ -116,6 +119,9 @@ def parse_config(text: str, filename: str) -> Config:
     if Path(filename).name == PYPROJECT:
         tool = data.get("tool", {})
         table = tool.get(TOOL_TABLE, {}) if isinstance(tool, dict) else {}
+        if isinstance(tool, dict) and MISSPELT_TABLE in tool:
+            raise FatalError(f"[tool.{MISSPELT_TABLE}] in {filename} is not read: our table is"
+                             f" [tool.{TOOL_TABLE}] (with a hyphen); rename it")
         where = f"[tool.{TOOL_TABLE}] of {filename}"
         sub_where = f"[tool.{TOOL_TABLE}.semantic] of {filename}"
         if not isinstance(table, dict):
@@ -125,30 +131,44 @@ def parse_config(text: str, filename: str) -> Config:
     return _build(table, where, sub_where, filename)
 
 
+def _spellings(table: Mapping[str, Any], where: str) -> list[tuple[str, str, Any]]:
+    """(key as written, key as we name it, value): `fail-on` is `fail_on`. TOML's `[tool.*]`
+    tables use hyphens (the README does), Python names underscores: both are accepted."""
+    seen: dict[str, str] = {}
+    found = []
+    for written, value in table.items():
+        key = written.replace("-", "_")
+        if key in seen:
+            raise FatalError(f"both '{seen[key]}' and '{written}' in {where}; keep one of them")
+        seen[key] = written
+        found.append((written, key, value))
+    return found
+
+
 def _build(table: dict[str, Any], where: str, sub_where: str, filename: str) -> Config:
     values: dict[str, Any] = {}
-    for key, value in table.items():
+    for written, key, value in _spellings(table, where):
         if key == "semantic":
             if not isinstance(value, dict):
                 raise FatalError(f"'semantic' in {where} must be a table; got {show(value)}")
             values[key] = _semantic(value, sub_where)
             continue
-        _known(key, _TOP_KEYS, where)
+        _known(written, key, _TOP_KEYS, where)
         try:
             values[key] = check_key(key, value)
         except Invalid as exc:
-            raise FatalError(f"'{key}' in {where} must be {exc}; got {show(value)}") from None
+            raise FatalError(f"'{written}' in {where} must be {exc}; got {show(value)}") from None
     return Config(source=filename, **values)
 
 
 def _semantic(table: Mapping[str, Any], where: str) -> SemanticConfig:
     values: dict[str, Any] = {}
-    for key, value in table.items():
-        _known(key, _SEMANTIC_KEYS, where)
+    for written, key, value in _spellings(table, where):
+        _known(written, key, _SEMANTIC_KEYS, where)
         try:
             values[key] = check_semantic_key(key, value, table.get("backend", EMBEDDED))
         except Invalid as exc:
-            raise FatalError(f"'{key}' in {where} must be {exc}; got {show(value)}") from None
+            raise FatalError(f"'{written}' in {where} must be {exc}; got {show(value)}") from None
     return SemanticConfig(**values)
 
 
@@ -161,7 +181,7 @@ def _merge_semantic(current: SemanticConfig, overrides: Mapping[str, Any]) -> Se
     return _semantic(table, "the command line's semantic settings")
 
 
-def _known(key: str, allowed: tuple[str, ...], where: str) -> None:
+def _known(written: str, key: str, allowed: tuple[str, ...], where: str) -> None:
     if key in allowed:
         return
     import difflib  # only on the error path
@@ -170,12 +190,36 @@ def _known(key: str, allowed: tuple[str, ...], where: str) -> None:
     if key in ("api_key", "apikey", "key", "token"):
         hint = " (the Voyage key is read from VOYAGE_API_KEY in the environment, never a file)"
     elif close := difflib.get_close_matches(key, allowed, n=1):
-        hint = f" (did you mean '{close[0]}'?)"
-    raise FatalError(f"unknown key '{key}' in {where}{hint}")
+        spelled = close[0].replace("_", "-") if "-" in written else close[0]
+        hint = f" (did you mean '{spelled}'?)"
+    raise FatalError(f"unknown key '{written}' in {where}{hint}")
 
 
 _TOP_KEYS: Final = tuple(f.name for f in fields(Config) if f.name != "source")
 _SEMANTIC_KEYS: Final = tuple(f.name for f in fields(SemanticConfig))
+
+
+def _present(path: Path) -> bool:
+    """Whether a settings file is there. Something there that is not a regular file (a
+    folder, a FIFO, a device, a symlink loop or a link to nothing) is one line: ignoring it
+    would silently drop the settings the user meant, and reading a FIFO would hang."""
+    try:
+        path.lstat()
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise FatalError(f"cannot read {path.name}: {exc.strerror}") from None
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        kind = {errno.ELOOP: "a symlink loop", errno.ENOENT: "a link to nothing"}.get(
+            exc.errno or 0, f"unreadable ({exc.strerror})")
+        raise FatalError(f"{path.name} is {kind}, not a file; fix or remove it") from None
+    if stat.S_ISREG(mode):
+        return True
+    kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket")
+    raise FatalError(f"{path.name} is {kind}, not a file; fix or remove it")
 
 
 def _read(path: Path) -> str:

@@ -24,6 +24,12 @@ VOYAGE_DIMENSIONS: Final = (256, 512, 1024, 2048)
 # Embedded vectors are compared 64 bits at a time (a uint64 view), so whole words only.
 EMBEDDED_DIMENSION_STEP: Final = 64
 BACKENDS: Final = ("embedded", "voyage")
+# Upper bounds: a number past them is a typo or a joke, and would reach SQLite (64-bit
+# integers), an allocation (bits per vector) or a socket timeout as something they refuse.
+MAX_CALLERS_LIMIT: Final = 1_000_000
+MAX_FILE_SIZE_LIMIT: Final = 1 << 30  # 1 GiB: parsing a larger file is never wanted
+MAX_EMBEDDED_DIMENSION: Final = 65536
+MAX_TIMEOUT_SECONDS: Final = 3600.0
 
 
 class Invalid(ValueError):
@@ -60,9 +66,9 @@ def integer(low: int, high: int | None = None) -> Callable[[Any], int]:
 
 def positive_number(value: Any) -> float:
     if isinstance(value, int | float) and not isinstance(value, bool):
-        if math.isfinite(value) and value > 0:
+        if math.isfinite(value) and 0 < value <= MAX_TIMEOUT_SECONDS:
             return float(value)
-    raise Invalid("a number of seconds > 0")
+    raise Invalid(f"a number of seconds > 0 and <= {MAX_TIMEOUT_SECONDS:g}")
 
 
 def text(value: Any) -> str:
@@ -92,8 +98,8 @@ _CHECKS: Final[dict[str, Callable[[Any], Any]]] = {
     "depth": integer(1, MAX_DEPTH),
     "exclude": globs,
     "fail_on": one_of(RISK_LEVELS),
-    "max_callers": integer(0),
-    "max_file_size": integer(1),
+    "max_callers": integer(0, MAX_CALLERS_LIMIT),
+    "max_file_size": integer(1, MAX_FILE_SIZE_LIMIT),
 }
 
 
@@ -122,7 +128,8 @@ def _dimension(value: Any, backend: Any) -> int:
         if isinstance(value, int) and not isinstance(value, bool) and value in VOYAGE_DIMENSIONS:
             return value
         raise Invalid("one of " + ", ".join(map(str, VOYAGE_DIMENSIONS)) + " for voyage")
-    ok = isinstance(value, int) and not isinstance(value, bool) and value > 0
-    if ok and value % EMBEDDED_DIMENSION_STEP == 0:
+    ok = isinstance(value, int) and not isinstance(value, bool)
+    if ok and 0 < value <= MAX_EMBEDDED_DIMENSION and value % EMBEDDED_DIMENSION_STEP == 0:
         return int(value)
-    raise Invalid(f"a positive multiple of {EMBEDDED_DIMENSION_STEP} bits")
+    raise Invalid(f"a positive multiple of {EMBEDDED_DIMENSION_STEP} bits"
+                  f" <= {MAX_EMBEDDED_DIMENSION}")

@@ -113,8 +113,18 @@ def repo_info(path: Path | str) -> RepoInfo:
         raise FatalError(f"not inside a working tree (inside a .git directory?): {path}")
     if proc.returncode != 0 or len(lines) < 6:
         raise FatalError(f"not a git repository: {path}")
-    return RepoInfo(root=Path(lines[5]), git_dir=Path(lines[3]), common_dir=Path(lines[4]),
+    git_dir, common_dir, root = lines[3:6]
+    if len(lines) > 7:  # a newline inside a path: ask for each path alone
+        git_dir, common_dir, root = (_one_path(path, flag) for flag in (
+            "--absolute-git-dir", "--git-common-dir", "--show-toplevel"))
+    return RepoInfo(root=Path(root), git_dir=Path(git_dir), common_dir=Path(common_dir),
                     shallow=lines[2] == "true")
+
+
+def _one_path(path: Path | str, flag: str) -> str:
+    """One path git prints, which may hold newlines: only the last one is git's."""
+    proc = run(path, "rev-parse", "--path-format=absolute", flag)
+    return proc.stdout.decode("utf-8", "surrogateescape").removesuffix("\n")
 
 
 def resolve(repo: Path | str, rev: str) -> str:
@@ -331,15 +341,17 @@ def diff_files(repo: Path | str, base: str | None, head: str | None = None) -> l
 
 
 def diff_hunks(repo: Path | str, base: str | None, head: str | None = None,
-               paths: Iterable[str] = ()) -> dict[str, list[Hunk]]:
+               paths: Iterable[str] = (), exclude: Iterable[str] = ()) -> dict[str, list[Hunk]]:
     """Changed line ranges per file: new path -> hunks (the old path for a deleted file).
 
     Explicit prefixes because a user's diff.noprefix=true would otherwise change the
     headers; no external diff drivers or textconv, so the lines are the blob's own lines.
-    Files without text hunks (binary, pure renames, mode changes) are absent.
+    Files without text hunks (binary, pure renames, mode changes) are absent, and so are
+    the `exclude`d paths (files too large to read: git does not even diff them).
     """
     args = ["diff", "-M", "-U0", "--no-color", "--no-ext-diff", "--no-textconv",
-            "--src-prefix=a/", "--dst-prefix=b/", *_diff_args(base, head), "--", *paths]
+            "--src-prefix=a/", "--dst-prefix=b/", *_diff_args(base, head), "--", *paths,
+            *(f":(exclude,literal){p}" for p in exclude)]
     hunks: dict[str, list[Hunk]] = {}
     old_path = new_path = ""
     current: list[Hunk] | None = None

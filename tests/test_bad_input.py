@@ -145,3 +145,10 @@ def test_an_unexpected_exception_is_one_line_exit_3_without_secrets(repo, monkey
     debug = CliRunner().invoke(main, ["check", "--repo", str(repo)],
                                env={**env, cli.DEBUG_VARIABLE: "1"})
     assert isinstance(debug.exception, KeyError)  # the traceback, for whoever asked for it
+
+
+@pytest.mark.parametrize("url", ["javascript:alert(1)//", "file:///etc/passwd", "github.com/o/r",
+                                 "https://github.com/o/r?x=1", "https://exa\nmple.com/o/r"])
+def test_a_repo_url_that_is_not_a_plain_http_url_is_one_line(repo, url):
+    assert_one_line(run("check", "--repo", str(repo), "--repo-url", url), 2,
+                    "--repo-url must be an http:// or https:// URL")

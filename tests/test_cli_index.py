@@ -145,3 +145,42 @@ def test_query_json_puts_the_definition_first(make_repo):
     assert payload["results"][0]["path"] == "pkg/config.py"
     assert payload["results"][0]["symbol"] == "pkg.config.parse_config"
     assert payload["results"][0]["line_start"] == 1
+
+
+def _stderr_on_a_terminal(repo: Path, *args: str) -> str:
+    """What a command draws on a terminal's stderr (a real pseudo-terminal)."""
+    import pty
+    import sys
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "COLUMNS": "200"}
+    env.pop("VOYAGE_API_KEY", None)
+    proc = subprocess.Popen([sys.executable, "-m", "maguyva_guard", *args, "--repo", str(repo)],
+                            stdout=subprocess.DEVNULL, stderr=follower, env=env)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=120)
+    os.close(leader)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("command", [["index"], ["check"]])
+def test_each_progress_bar_is_labelled_with_its_own_step(make_repo, command):
+    files = {**FILES, **{f"gen/m{i}.py": f"def f{i}(x):\n    return x + {i}\n"
+                         for i in range(60)}}
+    repo = make_repo(files)
+    if command == ["check"]:
+        (repo / "pkg/config.py").write_text("def parse_config(path, strict):\n    return path\n")
+        git(repo, "add", "pkg/config.py")
+    drawn = _stderr_on_a_terminal(repo, *command)
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", drawn)  # cursor and colour codes
+    labels = set(re.findall(r"([a-z]+)\s+\[[#-]*\]", plain))
+    assert labels == {"parsing", "embedding"}, drawn

@@ -102,8 +102,9 @@ ERRORS = [
     ("depth = true", f"'depth' in {PY} must be an integer >= 1 and <= 8; got true"),
     ("depth = 2.0", f"'depth' in {PY} must be an integer >= 1 and <= 8; got 2.0"),
     ('fail_on = "severe"', f"'fail_on' in {PY} must be one of none, low, medium, high; got"),
-    ("max_callers = -1", f"'max_callers' in {PY} must be an integer >= 0; got -1"),
-    ("max_file_size = 0", f"'max_file_size' in {PY} must be an integer >= 1; got 0"),
+    ("max_callers = -1", f"'max_callers' in {PY} must be an integer >= 0 and <= 1000000; got -1"),
+    ("max_file_size = 0",
+     f"'max_file_size' in {PY} must be an integer >= 1 and <= 1073741824; got 0"),
     ('exclude = "vendor"', f"'exclude' in {PY} must be a list of glob patterns"),
     ("exclude = [1]", f"'exclude' in {PY} must be a list of glob patterns"),
     ('exclude = ["../secrets"]', "'../secrets' has a '..' segment"),
@@ -119,9 +120,10 @@ ERRORS = [
     ('semantic = {modle = "x"}', f"unknown key 'modle' in {SEM} (did you mean 'model'?)"),
     ('semantic = {api_key = "k"}', "read from VOYAGE_API_KEY in the environment"),
     ('semantic = {backend = "voyage", dimension = 100}', "must be one of 256, 512, 1024, 2048"),
-    ("semantic = {dimension = 100}", "must be a positive multiple of 64 bits; got 100"),
+    ("semantic = {dimension = 100}", "must be a positive multiple of 64 bits <= 65536; got 100"),
     ('semantic = {base_url = "javascript:alert(1)"}', "must be an http:// or https:// URL"),
-    ("semantic = {timeout = 0}", f"'timeout' in {SEM} must be a number of seconds > 0; got 0"),
+    ("semantic = {timeout = 0}",
+     f"'timeout' in {SEM} must be a number of seconds > 0 and <= 3600; got 0"),
     ('semantic = {model = ""}', f"'model' in {SEM} must be a non-empty string"),
 ]
 
@@ -235,3 +237,118 @@ def test_exclude_globs(path: str, excluded: bool) -> None:
 def test_check_numbers_are_named() -> None:
     assert config_check.MAX_DEPTH == 8
     assert config_check.VOYAGE_DIMENSIONS == (256, 512, 1024, 2048)
+
+
+# --- Through the command line: the README's example, both spellings, ranges, odd paths ---
+
+SOURCE = {"app/__init__.py": "", "app/core.py": "def parse(x):\n    return x\n"}
+
+
+def cli(repo: Path, *argv: str):  # noqa: ANN201 - click's Result
+    from click.testing import CliRunner
+
+    from maguyva_guard.cli import main
+
+    result = CliRunner().invoke(main, [*argv, "--repo", str(repo)], prog_name="maguyva-guard")
+    assert "Traceback" not in result.output
+    return result
+
+
+def one_line(result, *words: str) -> str:  # noqa: ANN001
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("maguyva-guard: error: "), line
+    for word in words:
+        assert word in line, line
+    return line
+
+
+def readme_example() -> str:
+    """The first TOML block of the README's Configuration section, verbatim."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Configuration", 1)[1]
+    return section.split("```toml\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_readmes_configuration_example_is_accepted_verbatim(make_repo) -> None:
+    repo = make_repo(SOURCE)
+    (repo / "pyproject.toml").write_text(readme_example(), encoding="utf-8")
+    result = cli(repo, "check", "--format", "json")
+    assert result.exit_code == 0, result.output
+    cfg = load_config(repo)
+    assert (cfg.preset, cfg.depth, cfg.fail_on, cfg.max_callers, cfg.max_file_size) == (
+        "thorough", 2, "none", 50, 1048576)
+    assert cfg.exclude == ("docs/**", "vendor")
+    assert cfg.semantic.backend == "embedded"
+
+
+@pytest.mark.parametrize(("hyphen", "attr", "value"), [
+    ('fail-on = "high"', "fail_on", "high"),
+    ("max-callers = 7", "max_callers", 7),
+    ("max-file-size = 4096", "max_file_size", 4096),
+])
+def test_hyphenated_keys_mean_the_underscored_ones(repo: Path, hyphen: str, attr: str,
+                                                  value: object) -> None:
+    write(repo, "pyproject.toml", f"[tool.maguyva-guard]\n{hyphen}\n"
+                                  '[tool.maguyva-guard.semantic]\nbase-url = "http://h:1/"\n'
+                                  'backend = "voyage"\n')
+    cfg = load_config(repo)
+    assert getattr(cfg, attr) == value
+    assert cfg.semantic.base_url == "http://h:1"
+
+
+def test_one_key_in_both_spellings_is_one_line(repo: Path) -> None:
+    write(repo, ".maguyva-guard.toml", 'fail-on = "high"\nfail_on = "low"\n')
+    with pytest.raises(FatalError, match="^both 'fail-on' and 'fail_on' in .maguyva-guard.toml"):
+        load_config(repo)
+
+
+@pytest.mark.parametrize(("body", "key"), [
+    ("max_file_size = 9223372036854775808", "max_file_size"),
+    ("max-file-size = 9223372036854775807", "max-file-size"),
+    ("max_callers = 9223372036854775808", "max_callers"),
+    ("depth = 9223372036854775808", "depth"),
+    ("semantic = {dimension = 9223372036854775808}", "dimension"),
+    ("semantic = {timeout = 1e300}", "timeout"),
+    ("semantic = {timeout = inf}", "timeout"),
+])
+def test_every_numeric_setting_is_range_checked(make_repo, body: str, key: str) -> None:
+    repo = make_repo(SOURCE)
+    (repo / ".maguyva-guard.toml").write_text(body + "\n")
+    (repo / "app/core.py").write_text("def parse(x, y):\n    return x\n")
+    subprocess.run(["git", "-C", str(repo), "add", "app/core.py"], check=True)
+    one_line(cli(repo, "check"), f"'{key}' in ", ".maguyva-guard.toml must be", "<=")
+
+
+def _make_odd(path: Path, kind: str) -> None:
+    import os
+    import stat
+
+    if kind == "a folder":
+        path.mkdir()
+    elif kind == "a FIFO":
+        os.mkfifo(path)
+    elif kind == "a symlink loop":
+        path.symlink_to(path.name)
+    elif kind == "a link to nothing":
+        path.symlink_to("missing.toml")
+    else:
+        if os.geteuid() != 0:
+            pytest.skip("creating a device node needs root")
+        os.mknod(path, 0o600 | stat.S_IFCHR, os.makedev(1, 3))  # like /dev/null
+
+
+@pytest.mark.parametrize("name", [".maguyva-guard.toml", "pyproject.toml"])
+@pytest.mark.parametrize("kind", ["a folder", "a FIFO", "a symlink loop", "a link to nothing",
+                                  "a device"])
+def test_a_config_path_that_is_not_a_file_is_one_line(make_repo, name: str, kind: str) -> None:
+    repo = make_repo(SOURCE)
+    _make_odd(repo / name, kind)
+    one_line(cli(repo, "check"), f"{name} is {kind}", "not a file")
+
+
+def test_an_underscore_tool_table_is_one_line(make_repo) -> None:
+    repo = make_repo(SOURCE)
+    (repo / "pyproject.toml").write_text('[tool.maguyva_guard]\nfail_on = "high"\n')
+    one_line(cli(repo, "check"), "[tool.maguyva_guard] in pyproject.toml",
+             "[tool.maguyva-guard]")

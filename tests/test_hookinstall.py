@@ -68,14 +68,14 @@ def test_fresh_install_writes_an_executable_hook_that_git_runs(repo):
     stage_change(repo)
     commit = run_git(repo, "commit", "-q", "-m", "change")
     assert commit.returncode == 0, commit.stdout
-    assert "would run: maguyva-guard check --staged --fail-on high" in commit.stdout
+    assert "would run: maguyva-guard check --staged --hook --fail-on high" in commit.stdout
 
 
 def test_without_fail_on_the_hook_leaves_the_level_to_check(repo):
     assert cli("install-hook", "--repo", str(repo))[0] == 0
     stage_change(repo)
     commit = run_git(repo, "commit", "-q", "-m", "change")
-    assert "would run: maguyva-guard check --staged\n" in commit.stdout
+    assert "would run: maguyva-guard check --staged --hook\n" in commit.stdout
 
 
 def test_an_existing_hook_is_never_overwritten_without_force(repo):
@@ -113,7 +113,7 @@ def test_force_runs_the_previous_hook_first_then_the_guard(repo):
     commit = run_git(repo, "commit", "-q", "-m", "both")
     assert commit.returncode == 0, commit.stdout
     assert commit.stdout.splitlines() == [
-        "previous hook ran", "maguyva-guard: would run: maguyva-guard check --staged"]
+        "previous hook ran", "maguyva-guard: would run: maguyva-guard check --staged --hook"]
 
 
 def test_reinstalling_over_our_own_hook_needs_no_force_and_keeps_the_chain(repo):
@@ -233,7 +233,7 @@ def test_pre_push_checks_from_the_remote_tip(pushed):
     head = commit(pushed, "c.py")
     push = run_git(pushed, "push", "-q", "origin", "main")
     assert push.returncode == 0, push.stdout
-    assert would_run(push) == [f"check --base {remote_tip} --head {head}"]
+    assert would_run(push) == [f"check --base {remote_tip} --head {head} --hook"]
 
 
 def test_pre_push_of_a_new_branch_starts_below_its_first_new_commit(pushed):
@@ -242,7 +242,7 @@ def test_pre_push_of_a_new_branch_starts_below_its_first_new_commit(pushed):
     commit(pushed, "c.py")
     head = commit(pushed, "d.py")
     push = run_git(pushed, "push", "-q", "origin", "feature")
-    assert would_run(push) == [f"check --base {fork_point} --head {head}"]
+    assert would_run(push) == [f"check --base {fork_point} --head {head} --hook"]
 
 
 def test_pre_push_skips_deletions_and_what_the_remote_has(pushed):

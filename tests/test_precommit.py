@@ -32,10 +32,11 @@ def test_the_manifest_is_valid_for_pre_commit():
         assert (hook["pass_filenames"], hook["require_serial"], hook["always_run"]) == (
             False, True, True)
         assert hook["minimum_pre_commit_version"] == "3.2.0"
+        assert hook["verbose"] is True  # else pre-commit shows only "Passed", never the report
     assert (hooks["maguyva-guard"]["entry"], hooks["maguyva-guard"]["stages"]) == (
-        "maguyva-guard check", ["pre-commit"])
+        "maguyva-guard check --hook", ["pre-commit"])
     assert (hooks["maguyva-guard-pre-push"]["entry"], hooks["maguyva-guard-pre-push"]["stages"]) \
-        == ("maguyva-guard check --from-env", ["pre-push"])
+        == ("maguyva-guard check --from-env --hook", ["pre-push"])
 
 
 @pytest.fixture(scope="module")
@@ -115,3 +116,31 @@ def test_the_pre_push_hook_checks_the_pushed_range(signature_change, pre_commit_
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
     assert (push.returncode != 0) is blocked, push.stdout
     assert "pkg/cli.py" in push.stdout
+
+
+def test_a_real_commit_through_pre_commit_shows_the_short_report_on_a_pass(signature_change,
+                                                                            pre_commit_home):
+    """`pre-commit install`, then a plain `git commit`: the configuration does not ask for
+    verbose output, the manifest does, so the report is read on every commit."""
+    repo = signature_change
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {ROOT}\n  rev: {head_of_this_repo()}\n  hooks:\n"
+        "  - id: maguyva-guard\n")
+    git(repo, "add", ".pre-commit-config.yaml")
+    install = pre_commit(repo, pre_commit_home, "install")
+    assert install.returncode == 0, install.stdout
+    env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(pre_commit_home),
+           "PRE_COMMIT_COLOR": "never"}
+    env.pop("GIT_INDEX_FILE", None)
+    before = git(repo, "rev-parse", "HEAD")
+    proc = subprocess.run(["git", "commit", "-m", "strict"], cwd=repo, env=env, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          timeout=INSTALL_SECONDS, check=False)
+    assert proc.returncode == 0, proc.stdout
+    assert git(repo, "rev-parse", "HEAD") != before
+    lines = proc.stdout.splitlines()
+    assert any(line.startswith("maguyva-guard (what this commit can break)")
+               and line.endswith("Passed") for line in lines), proc.stdout
+    assert any(line.startswith("maguyva-guard: 2 affected callers of 1 changed symbol")
+               for line in lines), proc.stdout
+    assert any("pkg/cli.py:" in line and "pkg.cli.main" in line for line in lines), proc.stdout

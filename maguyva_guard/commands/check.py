@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from maguyva_guard import api, git
+from maguyva_guard.commands import hookmode
 from maguyva_guard.config import load_config
 from maguyva_guard.errors import FatalError
 from maguyva_guard.guard import risk
 from maguyva_guard.guard.model import ImpactReport
 from maguyva_guard.index import indexer
 from maguyva_guard.integrations import prepush
-from maguyva_guard.report import render
+from maguyva_guard.report import escape, render
 
 EXIT_OK = 0
 EXIT_FAIL_ON = 1
@@ -29,6 +32,7 @@ class Outcome:
     text: str  # the rendered report ("" when written to a file)
     exit_code: int
     report: ImpactReport
+    blocked: str | None = None  # with exit code 1: the one line that says why (stderr)
 
 
 def run(
@@ -46,7 +50,15 @@ def run(
     color: bool = False,
     progress: indexer.Progress | None = None,
     save: Sequence[tuple[str, str]] = (),
+    hook: bool = False,
 ) -> Outcome:
+    """The report and the exit code. `hook`: a git hook runs it (hookmode.py), so a pass
+    prints a short report and a block names its bypass."""
+    if repo_url and not (repo_url.isprintable() and escape.http_url(repo_url)):
+        # The report would silently drop its links; a javascript: URL is not a typo. (An
+        # empty one is "not given": the Action passes "" when it has none.)
+        raise FatalError(f"--repo-url must be an http:// or https:// URL without a query;"
+                         f" got {repo_url!r}")
     info = git.repo_info(repo)
     config = load_config(info.root).merged(preset=preset, depth=depth, fail_on=fail_on)
     if from_env:
@@ -74,14 +86,22 @@ def run(
 
         result = replace(result, tests=tests.selection_for(
             str(info.root), result, views.view, base=base, head=head, depth=config.depth))
-    text = render.render(result, fmt, color=color, max_callers=config.max_callers)
+    staged = base is None and head is None
+    if hook and fmt == render.TEXT:
+        args = " --staged" if staged else f" --base {base} --head {head or 'HEAD'}"
+        text = hookmode.brief(result, color=color, max_callers=config.max_callers, args=args)
+    else:
+        text = render.render(result, fmt, color=color, max_callers=config.max_callers)
     for extra_fmt, path in save:  # the same run in more formats (the Action's artifact)
         _write(path, _render_saved(result, extra_fmt, config.max_callers))
     if output is not None:
         _write(output, text)
         text = ""
-    code = EXIT_FAIL_ON if risk.exceeds(result.risk, config.fail_on) else EXIT_OK
-    return Outcome(text, code, result)
+    if not risk.exceeds(result.risk, config.fail_on):
+        return Outcome(text, EXIT_OK, result)
+    bypass = None if not hook else hookmode.COMMIT_BYPASS if staged else hookmode.PUSH_BYPASS
+    return Outcome(text, EXIT_FAIL_ON, result,
+                   hookmode.blocked_line(result, config.fail_on, bypass))
 
 
 def _render_saved(result: ImpactReport, fmt: str, max_callers: int) -> str:
@@ -93,8 +113,26 @@ def _render_saved(result: ImpactReport, fmt: str, max_callers: int) -> str:
     return render.render(result, fmt, max_callers=max_callers)
 
 
-def _write(path: str, text: str) -> None:
+def _write(name: str, text: str) -> None:
+    """Write through a temporary file next to `path` and a rename: a full disk or a killed
+    run leaves the previous report whole, never a truncated one."""
+    path, tmp = Path(name), None
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        if path.exists():  # keep the mode the user gave the previous report
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        else:
+            os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
     except OSError as exc:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         raise FatalError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from maguyva_guard.report.escape import terminal
+
 
 def render(data: dict[str, Any], explain: bool = False) -> str:
     lines = _header(data) if explain else []
@@ -18,7 +20,9 @@ def render(data: dict[str, Any], explain: bool = False) -> str:
     for r in results:
         span = (f"{r['line_start']}" if r["line_start"] == r["line_end"]
                 else f"{r['line_start']}-{r['line_end']}")
-        lines.append(f"{r['path']}:{span}  {r['symbol']}  {r['score']:.4f}  "
+        # Paths and symbols come from the repository: no control character reaches the
+        # terminal, and a newline in a name cannot forge a result line.
+        lines.append(f"{terminal(r['path'])}:{span}  {terminal(r['symbol'])}  {r['score']:.4f}  "
                      f"[{','.join(r['modalities'])}]")
         if explain:
             lines.extend(_trail(r, data.get("k", 0)))
@@ -29,12 +33,12 @@ def render(data: dict[str, Any], explain: bool = False) -> str:
 
 def warnings(data: dict[str, Any]) -> list[str]:
     """One line per modality that failed (for stderr): the answer may be incomplete."""
-    return [f"warning: {modality} failed: {reason}"
+    return [f"warning: {modality} failed: {terminal(str(reason))}"
             for modality, reason in data.get("modalities_failed", {}).items()]
 
 
 def _header(data: dict[str, Any]) -> list[str]:
-    terms = ", ".join(data.get("terms", [])) or "none"
+    terms = ", ".join(terminal(t) for t in data.get("terms", [])) or "none"
     lines = [
         f"intent {data['intent']} (confidence {data['confidence']:.2f}, rule {data['rule']};"
         f" terms: {terms})",
@@ -42,7 +46,7 @@ def _header(data: dict[str, Any]) -> list[str]:
         f"ran {', '.join(data['modalities_run'])}",
     ]
     lines.extend(_recognised(data.get("recognised")))
-    lines.extend(f"note: {note}" for note in data.get("notes", []))
+    lines.extend(f"note: {terminal(note)}" for note in data.get("notes", []))
     return [*lines, ""]
 
 
@@ -59,7 +63,7 @@ def _recognised(pasted: dict[str, Any] | None) -> list[str]:
         lines.append(f"{len(pasted['frames'])} frames, innermost "
                      f"{innermost['file']}:{innermost['line']} {innermost['function']}".rstrip())
     lines.append(f"answered by: {pasted['stage']}")
-    return lines
+    return [terminal(line) for line in lines]  # pasted text and paths: no control codes
 
 
 def _trail(r: dict[str, Any], k: int) -> list[str]:
@@ -69,7 +73,7 @@ def _trail(r: dict[str, Any], k: int) -> list[str]:
         for c in r.get("contributions", [])
     ]
     if r.get("demotion", 1.0) != 1.0:
-        lines.append(f"    x {r['demotion']:g} demoted ({r.get('category', '')})")
+        lines.append(f"    x {r['demotion']:g} demoted ({terminal(r.get('category', ''))})")
     if r.get("centrality"):
         lines.append(f"    centrality {r['centrality']:.2f}")
     if r.get("also_found"):

@@ -243,6 +243,37 @@ def append(path: Path, keys: list[bytes], rows: list[bytes]) -> bool:
     return True
 
 
+def damage(path: Path, nbytes: int) -> str | None:
+    """Why the vectors file at `path` (rows of `nbytes` bytes) cannot be trusted, or None
+    when it is sound or missing: a damaged header, or a length that is not the header's
+    count of whole records (a truncated or overwritten file, a run killed mid-copy)."""
+    data = _read(path)
+    if data is None:
+        return None
+    record = _record_size(data, nbytes)
+    if record is None:
+        return "not a vectors file of this format"
+    size, start = record
+    declared = _declared_count(data, start)
+    held, rest = divmod(len(data) - start, size)
+    if declared is None or held != declared or rest:
+        return f"truncated or overwritten: {held} whole records where {declared} were written"
+    return None
+
+
+def _declared_count(data: bytes, start: int) -> int | None:
+    """The record count in a .npy header ('shape': (N,)), None when unreadable."""
+    import ast
+
+    width = 2 if data[6] == 1 else 4
+    try:
+        shape = ast.literal_eval(data[8 + width : start].decode("latin-1")).get("shape")
+    except (ValueError, SyntaxError, AttributeError):
+        return None
+    ok = isinstance(shape, tuple) and len(shape) == 1 and isinstance(shape[0], int)
+    return shape[0] if ok else None
+
+
 def _npy_header(nbytes: int, count: int) -> bytes:
     """A version 1.0 .npy header for `count` records, padded as numpy pads it (the whole
     preamble a multiple of 64 bytes, ending in a newline)."""

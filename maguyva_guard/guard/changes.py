@@ -23,6 +23,7 @@ from maguyva_guard import git
 from maguyva_guard.extract.docstrings import docstring_lines
 from maguyva_guard.extract.languages import language_for
 from maguyva_guard.guard import files as changed_files
+from maguyva_guard.guard.formatting import formatting_only
 from maguyva_guard.records import (
     ADDED,
     CONSTANT,
@@ -59,6 +60,7 @@ class ChangeSet:
     new_definitions: dict[tuple[str, str], Definition] = field(default_factory=dict)
     kinds: dict[str, changed_files.Kind] = field(default_factory=dict)  # path -> its kind
     version_only: frozenset[str] = frozenset()  # paths where only a version string changed
+    oversized: tuple[str, ...] = ()  # paths over the size limit: neither diffed nor read
 
 
 @dataclass
@@ -109,6 +111,31 @@ def _is_noise(line: str) -> bool:
     return not text or bool(_COMMENT_LINE.match(line)) or text.startswith(("import ", "from "))
 
 
+@dataclass(frozen=True)
+class Selection:
+    """The changed files worth analysing, and those set aside before anything is read."""
+
+    files: list[git.FileChange]
+    oversized: tuple[str, ...] = ()  # a side over the size limit: neither diffed nor read
+    formatting: tuple[str, ...] = ()  # whitespace or formatting only: no behaviour changed
+
+
+def select(repo: str, files: list[git.FileChange], max_size: int | None,
+           read: Callable[[list[str]], dict[str, bytes]]) -> Selection:
+    """Set aside, before any parsing, the files over `max_size` bytes (their size comes from
+    git's object header: a 200 MB generated file must not cost seconds and gigabytes before
+    the limit applies) and the modified files whose change is formatting only (a
+    reformatting commit of thousands of files must not parse them all)."""
+    oversized = _oversized(repo, files, max_size)
+    files = [f for f in files if (f.new_path or f.old_path) not in oversized]
+    modified = [f for f in files if f.status == "M"]
+    blobs = read([b for f in modified for b in (f.old_blob, f.new_blob)]) if modified else {}
+    same = {f.new_path for f in modified if formatting_only(
+        f.new_path, blobs.get(f.old_blob, b""), blobs.get(f.new_blob, b""))}
+    kept = [f for f in files if f.status != "M" or f.new_path not in same]
+    return Selection(kept, oversized, tuple(sorted(same)))
+
+
 def compute(
     repo: str,
     base: str | None,
@@ -117,15 +144,23 @@ def compute(
     read: Callable[[list[str]], dict[str, bytes]],
     files: list[git.FileChange] | None = None,
     kind_of: KindOf | None = None,
+    max_size: int | None = None,
+    selection: Selection | None = None,
 ) -> ChangeSet:
-    """The symbols changed between `base` and `head` (None: the staged index).
+    """The symbols changed between `base` and `head` (None: the staged index), in the files
+    `select` keeps (given, or made here from `files` and `max_size`). The oversized paths
+    are returned in the change set, to be named as not analysed.
 
     `kind_of` says what each changed file is: only code is parsed for symbols, only code
     and configuration fall back to searches for what they mention (prose and metadata
     cannot break a caller). Without it, a file is code when it parses."""
-    if files is None:
-        files = git.diff_files(repo, base, head)
-    hunks = git.diff_hunks(repo, base, head)
+    if selection is None:
+        if files is None:
+            files = git.diff_files(repo, base, head)
+        selection = select(repo, files, max_size, read)
+    files = selection.files
+    oversized = selection.oversized
+    hunks = git.diff_hunks(repo, base, head, exclude=(*oversized, *selection.formatting))
     blobs = read([b for f in files for b in (f.old_blob, f.new_blob) if b != NULL_BLOB])
     changed: list[ChangedSymbol] = []
     fallbacks: list[Fallback] = []
@@ -167,7 +202,8 @@ def compute(
             elif o is not None:
                 removed.append((old, o))
     changed.extend(_pair_renames(removed, added, olds, news))
-    return ChangeSet(tuple(changed), tuple(fallbacks), olds, news, kinds, frozenset(versions))
+    return ChangeSet(tuple(changed), tuple(fallbacks), olds, news, kinds, frozenset(versions),
+                     oversized)
 
 
 def _default_kind(data: bytes) -> changed_files.Kind:
@@ -190,6 +226,15 @@ def _version_only(old: _Side, new: _Side) -> bool:
                 return False
             seen = True
     return seen
+
+
+def _oversized(repo: str, files: list[git.FileChange], max_size: int | None) -> tuple[str, ...]:
+    if max_size is None:
+        return ()
+    sizes = git.blob_sizes(repo, {b for f in files for b in (f.old_blob, f.new_blob)
+                                  if b != NULL_BLOB})
+    return tuple(f.new_path or f.old_path for f in files
+                 if max(sizes.get(f.old_blob, 0), sizes.get(f.new_blob, 0)) > max_size)
 
 
 def _side(

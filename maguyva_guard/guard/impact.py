@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from maguyva_guard import git, spec
+from maguyva_guard.config import MAX_FILE_BYTES
 from maguyva_guard.errors import FatalError
 from maguyva_guard.guard import batch, changes, docs, mentions, model, risk
 from maguyva_guard.guard import files as changed_files
@@ -50,6 +51,8 @@ from maguyva_guard.retrievers.protocols import implicit_reason, is_protocol_meth
 from maguyva_guard.search import engine
 
 NULL = "0" * 40
+# A changed file over max_file_size: neither diffed nor read (a 200 MB blob costs a minute).
+OVERSIZED_REASON = "over max_file_size: neither diffed nor read"
 GUARD_INTENTS = (spec.IMPACT_ANALYSIS, spec.FIND_REFERENCES)
 # What each modality is asked for per changed symbol. Only the graph decides who is a
 # caller (and returns every edge of its target regardless); the others only add ranking
@@ -274,7 +277,10 @@ def check(
     sizes = max_file_size
     with Store.open(repo, exclusive=True) as store:
         t0 = time.perf_counter()
-        files = git.diff_files(repo, revs.base, revs.head)
+        diffed = git.diff_files(repo, revs.base, revs.head)
+        selection = changes.select(repo, diffed, max_file_size or MAX_FILE_BYTES,
+                                   lambda ids: git.read_blobs(repo, ids))
+        files = selection.files
         old_blobs = {f.old_blob: f.old_path for f in files if f.old_path and f.old_blob != NULL}
         indexer.warm_parsers(store, {**old_blobs, **{f.new_blob: f.new_path for f in files
                                                      if f.new_path and f.new_blob != NULL}})
@@ -288,7 +294,7 @@ def check(
         t1 = time.perf_counter()
         change_set = changes.compute(
             repo, revs.base, revs.head, _parser(store), lambda ids: git.read_blobs(repo, ids),
-            files=files, kind_of=_kind_of(store),
+            kind_of=_kind_of(store), selection=selection,
         )
         new_targets, old_targets = _targets(change_set)
         view, recorders = _query_side(store, new_targets, preset, semantic_config, batched)
@@ -313,8 +319,11 @@ def check(
         files_indexed = len(store.files())
         if after is not None:
             after(store)
-    accounted = changed_files.accounted(files, change_set.kinds, change_set.changed,
-                                        found.fallbacks, change_set.version_only.__contains__)
+    kinds = {**change_set.kinds, **{p: changed_files.Kind(
+        changed_files.path_kind(p), blocked=OVERSIZED_REASON, lower_bound=True)
+        for p in change_set.oversized}}
+    accounted = changed_files.accounted(diffed, kinds, change_set.changed, found.fallbacks,
+                                        change_set.version_only.__contains__)
     # The fallbacks with the terms actually searched; the files, mentions and docs apart.
     change_set = replace(change_set, fallbacks=found.fallbacks)
     result = _report(repo, revs, change_set, run, cent, files_indexed, index_seconds,

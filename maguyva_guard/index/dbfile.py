@@ -1,10 +1,14 @@
 """The index file: opening it, checking it, rebuilding it, and the one-writer lock.
 
-An index of another format, or one that fails to open or to pass `PRAGMA quick_check`, is
-moved aside and rebuilt with one line on stderr. The flock next to the index keeps two
-runs from rebuilding or updating it at once; the commands hold it for their whole run
-(Store.open(exclusive=True)), since each may switch the index's current view. The kernel
-drops an flock when its process dies, so a killed run never leaves a stale lock behind.
+An index of another format, or one whose content SQLite finds damaged (SQLITE_CORRUPT,
+SQLITE_NOTADB, or a failed `PRAGMA quick_check`), is moved aside and rebuilt with one line on
+stderr. Any other failure (a full disk, no permission, a file that cannot be opened) says
+nothing about the index, which is left exactly where it is: one line, exit 2.
+
+The flock next to the index keeps two runs from rebuilding or updating it at once; the
+commands hold it for their whole run (Store.open(exclusive=True)), since each may switch the
+index's current view. The kernel drops an flock when its process dies, so a killed run never
+leaves a stale lock behind.
 """
 
 from __future__ import annotations
@@ -14,22 +18,41 @@ import os
 import sqlite3
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from maguyva_guard.errors import FatalError
 
 LOCK_WAIT_SECONDS = 120.0  # how long a second run waits (for a whole run, maybe a cold build)
 LOCK_POLL_SECONDS = 0.05
+HOLDER_COMMAND_CHARS = 120  # the holder's command line, as the lock messages show it
 LOCK_NAME = "lock"  # the flock file next to the index (kept by a rebuild: others wait on it)
 WRITE_CACHE_KIB = 65536  # SQLite page cache per connection, at most
+# SQLite's primary result codes (sqlite3.h) that mean the file's content is damaged. Every
+# other code (SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_IOERR, SQLITE_PERM, ...)
+# is about the place the file lives in, and rebuilding would throw a good index away.
+CORRUPTION_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
+_lock_wait = LOCK_WAIT_SECONDS  # this process's wait; a git hook waits less (wait_at_most)
+
+
+def wait_at_most(seconds: float) -> None:
+    """Wait at most `seconds` for the index lock in this process (a hook: a few seconds, so
+    that a suspended run does not hold every commit)."""
+    global _lock_wait
+    _lock_wait = seconds
 
 
 class IndexLock:
-    """A re-entrant (within one object) exclusive flock on `path`."""
+    """A re-entrant (within one object) exclusive flock on `path`.
 
-    def __init__(self, path: Path, wait_seconds: float = LOCK_WAIT_SECONDS) -> None:
+    Its holder writes its process id into the lock file, so that a run that has to wait,
+    or gives up, can say which process holds the index (a suspended run is easy to miss)."""
+
+    def __init__(self, path: Path, wait_seconds: float | None = None) -> None:
         self.path = path
-        self.wait_seconds = wait_seconds
+        self.wait_seconds = _lock_wait if wait_seconds is None else wait_seconds
         self._fd: int | None = None
         self._depth = 0
 
@@ -57,18 +80,48 @@ def _acquire(path: Path, wait_seconds: float) -> int:
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            _sign(fd)
             return fd
         except BlockingIOError:
             if time.monotonic() >= deadline:
                 os.close(fd)
                 raise FatalError(
-                    f"another maguyva-guard run kept the index locked for {wait_seconds:.0f} s"
-                    f" ({path}); try again when it has finished"
+                    f"another maguyva-guard run{holder(path)} kept the index locked for"
+                    f" {wait_seconds:g} s ({path}); try again when it has finished"
                 ) from None
             if not told:
-                print("maguyva-guard: waiting for another maguyva-guard run...", file=sys.stderr)
+                print(f"maguyva-guard: waiting for another maguyva-guard run{holder(path)}...",
+                      file=sys.stderr)
                 told = True
             time.sleep(LOCK_POLL_SECONDS)
+
+
+def _sign(fd: int) -> None:
+    """Write our process id into the lock file we now hold (best effort)."""
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    except OSError:
+        pass
+
+
+def holder(path: Path) -> str:
+    """" (pid N: its command line)" of the process that signed the lock file, "" if unknown.
+    The command is read from /proc where there is one, shortened, non-printables as '?'."""
+    try:
+        pid = int(path.read_text().strip())
+        os.kill(pid, 0)  # still there (a signal 0 only asks)
+    except (OSError, ValueError):
+        return ""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return f" (pid {pid})"
+    command = raw.rstrip(b"\0").replace(b"\0", b" ").decode("utf-8", "replace")
+    command = "".join(c if c.isprintable() else "?" for c in command)
+    if len(command) > HOLDER_COMMAND_CHARS:
+        command = command[: HOLDER_COMMAND_CHARS - 3] + "..."
+    return f" (pid {pid}: {command})" if command else f" (pid {pid})"
 
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -115,7 +168,7 @@ def open_checked(path: Path, version: int, schema: str, rebuild: bool) -> sqlite
     state = _state(path, version) if path.exists() else "empty"
     if rebuild or state in ("old format", "corrupt"):
         if state == "corrupt":
-            os.replace(path, path.with_name(path.name + ".corrupt"))
+            _fs(os.replace, path, path.with_name(path.name + ".corrupt"))
         _remove_with_journal(path)
         reason = state if state in ("old format", "corrupt") else reason
         state = "empty"
@@ -155,8 +208,16 @@ def _state(path: Path, version: int) -> str:
             return "ok" if ok == "ok" else "corrupt"
         finally:
             conn.close()
-    except sqlite3.DatabaseError:
-        return "corrupt"
+    except sqlite3.DatabaseError as exc:
+        if is_corruption(exc):
+            return "corrupt"
+        raise FatalError(f"cannot open the index {path}: {exc}; it is left as it is") from None
+
+
+def is_corruption(exc: sqlite3.Error) -> bool:
+    """True only when SQLite says the file's content is damaged (see CORRUPTION_CODES)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in CORRUPTION_CODES
 
 
 def mark_clean(path: Path) -> None:
@@ -192,7 +253,7 @@ def _stamp_path(path: Path) -> Path:
 def _clear_folder(folder: Path, keep: str) -> None:
     for entry in folder.iterdir():
         if entry.name != keep and entry.is_file():
-            entry.unlink(missing_ok=True)
+            _fs(entry.unlink, missing_ok=True)
 
 
 def _discard_other_versions(path: Path) -> bool:
@@ -206,4 +267,14 @@ def _discard_other_versions(path: Path) -> bool:
 
 def _remove_with_journal(path: Path) -> None:
     for suffix in ("", "-wal", "-shm", "-journal", ".clean"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
+        _fs(Path(f"{path}{suffix}").unlink, missing_ok=True)
+
+
+def _fs(action: Callable[..., object], *args: object, **kwargs: object) -> None:
+    """A file operation on the index folder; failing (no permission, a read-only
+    filesystem) is one line, the files as they were."""
+    try:
+        action(*args, **kwargs)
+    except OSError as exc:
+        where = exc.filename or (args[0] if args else "the index folder")
+        raise FatalError(f"cannot change {where}: {exc.strerror}") from None

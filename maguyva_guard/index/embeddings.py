@@ -111,6 +111,7 @@ def refresh(store: Store, progress: Progress | None = None, *, config: Any = Non
     backend = embedding.select(configured(store, config))
     path = vectors.file_for(store.index_dir, *embedding.tag(backend))
     try:
+        _discard_if_damaged(store, path, backend.dimension)
         changed = _changed_chunks(store, path, delta)
         if changed is not None:
             # The previous view was fully embedded: only the changed files' chunks can be
@@ -134,6 +135,30 @@ def refresh(store: Store, progress: Progress | None = None, *, config: Any = Non
     except OSError as exc:  # a full disk: the vectors saved so far stay, the rest wait
         embedding.warn_once(f"semantic vectors not saved: {exc.strerror or exc}")
         return 0
+
+
+def rebuild_if_damaged(store: Store, progress: Progress | None = None) -> None:
+    """For an unchanged view, before a search reads the vectors: a damaged file is rebuilt
+    (refresh) with one warning; a sound one costs a read the search reuses (cached)."""
+    try:
+        backend = embedding.select(configured(store, None))
+    except SemanticUnavailable:
+        return
+    path = vectors.file_for(store.index_dir, *embedding.tag(backend))
+    if vectors.damage(path, backend.dimension // 8) is not None:
+        refresh(store, progress)
+
+
+def _discard_if_damaged(store: Store, path: Path, dimension: int) -> None:
+    """A damaged vectors file would answer wrong or nothing, silently: remove it and its
+    completeness mark (the refresh then embeds the whole view again, as for a new index)
+    and say so once."""
+    problem = vectors.damage(path, dimension // 8)
+    if problem is None:
+        return
+    path.unlink(missing_ok=True)
+    store.meta_set(complete_key(path), "")
+    embedding.warn_once(f"semantic vectors were damaged ({problem}); rebuilding them")
 
 
 def configured(store: Store, config: Any) -> Any:

@@ -32,6 +32,9 @@ STAGED_VIEW = "staged"  # the label of the staged-index view in meta "view"
 COUNT_DELTA_MAX_PATHS = 500  # beyond this many changed paths, count the view afresh
 EXTRACTOR_SOURCES = ("extract/*.py", "extract/queries/*.scm")
 
+PARSING = "parsing"  # progress steps (see step)
+EMBEDDING = "embedding"
+
 __all__ = ["IndexStats", "Progress", "View", "ensure_parsed", "index_repo", "staged_view",
            "symbols_for", "tree_view", "update", "update_tree"]
 
@@ -86,6 +89,8 @@ def update(store: Store, view: View | None = None, *, label: str = STAGED_VIEW,
             if embed_all and store.meta_get("embedded_view") != digest:
                 _embed(store, progress, UNKNOWN, everything=True)
                 store.meta_set("embedded_view", digest)
+            else:
+                embeddings.rebuild_if_damaged(store, progress)
             return _stats(store, -1, 0, started)
         entries = git.ls_index(store.root, sizes=False, raw=raw) if view is None else view
         return _update(store, entries, digest, label, max_size, progress, started, embed_all)
@@ -116,6 +121,7 @@ def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
     # when the previous view was fully embedded (instead of reading the whole view).
     previous_view = store.meta_get("view_digest")
     changed_blobs = [e.blob for p, e in entries.items() if p not in old or old[p].blob != e.blob]
+    step(progress, PARSING)
     with store.transaction():
         with writer.bulk():
             outcome = blobparse.index_blobs(
@@ -283,10 +289,19 @@ def _final_view(store: Store, old: Mapping[str, FileInfo], entries: View,
 def _embed(store: Store, progress: Progress | None, delta: Delta,
            everything: bool = False) -> None:
     """The embedding refresh: its own time budget, or none (`everything`)."""
+    step(progress, EMBEDDING)
     if everything:
         embeddings.refresh(store, progress, budget=None, delta=delta)
     else:
         embeddings.refresh(store, progress, delta=delta)
+
+
+def step(progress: Progress | None, label: str) -> None:
+    """Tell a progress display which step it counts now (PARSING, EMBEDDING), so that each
+    bar says what it measures; a plain (done, total) callable is left alone."""
+    name = getattr(progress, "step", None)
+    if name is not None:
+        name(label)
 
 
 def _stats(store: Store, files: int, parsed: int, started: float) -> IndexStats:

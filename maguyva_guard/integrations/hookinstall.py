@@ -11,10 +11,14 @@ for; everything else in maguyva-guard only reads. The rules that keep it safe:
   input, and fails when it fails.
 - Ours is recognised by a marker line; uninstall removes only ours and renames the saved
   hook back (a rename: same bytes, same mode, a symlink stays a symlink).
+- The script carries the digest of what was installed; a hook the user edited since is
+  not deleted on uninstall but kept as `<hook>.maguyva-guard-edited`, and the message
+  says where.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shlex
 import sys
@@ -29,6 +33,8 @@ HOOK_TYPES = ("pre-commit", "pre-push")
 # The second line of every script in hooks/: what tells our hook from anyone else's.
 MARKER = "# maguyva-guard: installed hook; `maguyva-guard uninstall-hook` removes it"
 CHAINED_SUFFIX = ".pre-maguyva-guard"
+EDITED_SUFFIX = ".maguyva-guard-edited"  # our hook with the user's edits, kept on uninstall
+DIGEST_PREFIX = "# maguyva-guard digest: "  # sha256 of the installed script without this line
 _TEMPLATE_START = "# start templated"
 _TEMPLATE_END = "# end templated"
 _EXECUTABLE = 0o755
@@ -69,7 +75,22 @@ def render(hook_type: str, fail_on: str | None, python: str) -> str:
         # Empty: check decides (the project's configuration, else its default level).
         f"FAIL_ON={shlex.quote(fail_on or '')}\n",
     ]
-    return "".join(lines[: start + 1] + filled + lines[end:])
+    script = lines[: start + 1] + filled + lines[end:]
+    digest = hashlib.sha256("".join(script).encode()).hexdigest()
+    at = next(i for i, line in enumerate(script) if line.rstrip("\n") == MARKER) + 1
+    return "".join(script[:at] + [f"{DIGEST_PREFIX}{digest}\n"] + script[at:])
+
+
+def is_edited(path: Path) -> bool:
+    """True when our hook at `path` is no longer what install wrote (or carries no digest:
+    an older install, which we cannot tell from an edited one)."""
+    lines = path.read_bytes().decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    marks = [line for line in lines if line.startswith(DIGEST_PREFIX)]
+    if len(marks) != 1:
+        return True
+    rest = "".join(line for line in lines if line is not marks[0])
+    recorded = marks[0][len(DIGEST_PREFIX):].strip()
+    return hashlib.sha256(rest.encode("utf-8", "surrogateescape")).hexdigest() != recorded
 
 
 def is_ours(path: Path) -> bool:
@@ -108,11 +129,20 @@ def uninstall(repo: str | Path, hook_type: str) -> str:
         return f"no {hook_type} hook at {paths.hook}; nothing to uninstall"
     if not is_ours(paths.hook):
         raise FatalError(f"{paths.hook} was not installed by maguyva-guard; leaving it alone")
-    os.remove(paths.hook)
+    kept = ""
+    if is_edited(paths.hook):
+        aside = paths.hook.with_name(paths.hook.name + EDITED_SUFFIX)
+        if os.path.lexists(aside):
+            raise FatalError(f"{paths.hook} has edits of yours and {aside} already exists;"
+                             " move one of them away first")
+        os.rename(paths.hook, aside)
+        kept = f"; it had edits of yours, kept in {aside}"
+    else:
+        os.remove(paths.hook)
     if os.path.lexists(paths.chained):
         os.rename(paths.chained, paths.hook)
-        return f"removed the maguyva-guard {hook_type} hook; restored the previous one"
-    return f"removed the maguyva-guard {hook_type} hook from {paths.hook}"
+        return f"removed the maguyva-guard {hook_type} hook; restored the previous one{kept}"
+    return f"removed the maguyva-guard {hook_type} hook from {paths.hook}{kept}"
 
 
 def _write_executable(path: Path, text: str) -> None:

@@ -35,6 +35,9 @@ class ReportFormat(StrEnum):
     HTML = "html"
 
 
+# Changed symbols listed in the text report, riskiest first. A reformatting of thousands of
+# files must not print thousands of "no callers found"; JSON lists every one.
+DEFAULT_MAX_SYMBOLS: Final = 100
 TEXT: Final = ReportFormat.TEXT
 MARKDOWN: Final = ReportFormat.MARKDOWN
 JSON: Final = ReportFormat.JSON
@@ -49,15 +52,19 @@ def render(
     *,
     color: bool = False,
     max_callers: int = DEFAULT_MAX_CALLERS,
+    max_symbols: int = DEFAULT_MAX_SYMBOLS,
 ) -> str:
     """The report in one of FORMATS, ending with a newline.
 
     `color` (ANSI) applies to text only: pass `sys.stdout.isatty()`. `max_callers` limits
     the callers listed per changed symbol in text and Markdown ("... and N more");
-    JSON and SARIF are for machines and list every caller.
+    JSON and SARIF are for machines and list every caller. `max_symbols` limits the changed
+    symbols the text report lists (riskiest first, "... and N more"; 0 shows all).
     """
     if fmt == TEXT:
-        return render_text(report, groups(report, max_callers), color=color)
+        found = groups(report, max_callers)
+        shown = found[:max_symbols] if max_symbols > 0 else found
+        return render_text(report, shown, color=color, more_groups=len(found) - len(shown))
     if fmt == MARKDOWN:
         return render_markdown(report, max_callers)
     if fmt == JSON:

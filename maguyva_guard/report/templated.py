@@ -62,10 +62,11 @@ class Safe(str):
 POSSIBLE_SHOWN = 20
 
 
-def render_text(report: ImpactReport, groups: list[SymbolGroup], *, color: bool) -> str:
+def render_text(report: ImpactReport, groups: list[SymbolGroup], *, color: bool,
+                more_groups: int = 0) -> str:
     template = _environment("text", color).get_template("text.j2")
     return template.render(report=report, groups=groups, possible_shown=POSSIBLE_SHOWN,
-                           sections=sections.extra_sections(report),
+                           sections=sections.extra_sections(report), more_groups=more_groups,
                            file_groups=file_groups(report.files))
 
 
