@@ -122,12 +122,12 @@ def repo(make_repo):
     return make_repo(REPO)
 
 
-def test_lists_the_five_tools_with_their_arguments(repo) -> None:
+def test_lists_the_six_tools_with_their_arguments(repo) -> None:
     async def scenario(s: ClientSession) -> dict[str, Any]:
         return {t.name: t for t in (await s.list_tools()).tools}
 
     tools = serve(repo, scenario)
-    assert sorted(tools) == ["callers", "definition", "explain", "impact", "search"]
+    assert sorted(tools) == ["callers", "definition", "explain", "impact", "search", "tests"]
     args = {name: sorted(t.input_schema["properties"]) for name, t in tools.items()}
     assert args == {
         "search": ["cursor", "limit", "max_tokens", "preset", "question"],
@@ -135,6 +135,7 @@ def test_lists_the_five_tools_with_their_arguments(repo) -> None:
         "definition": ["cursor", "max_tokens", "name"],
         "callers": ["cursor", "depth", "max_tokens", "symbol"],
         "impact": ["base", "cursor", "depth", "head", "max_tokens", "staged", "symbol"],
+        "tests": ["base", "cursor", "head", "max_tokens", "staged"],
     }
     assert tools["search"].input_schema["required"] == ["question"]
     assert all(t.annotations.read_only_hint for t in tools.values())
@@ -205,6 +206,27 @@ def test_impact_and_callers_answer_as_check_json_does(repo) -> None:
     assert answer["head"] == "STAGED"
     assert callers_of(table(answer, "affected")) == callers_of(cli["affected"])
     # The index held the staged edit, which is also what the working tree has.
+    assert answer["index"]["up_to_date"] is True
+
+
+def test_tests_answer_as_the_tests_command_does(make_repo) -> None:
+    repo = make_repo({**REPO, "tests/test_app.py": (
+        "from pkg.app import start\n\n\ndef test_start(tmp_path):\n"
+        "    assert start(tmp_path) is None\n\n\ndef test_other():\n    assert True\n")})
+    core = repo / "pkg" / "core.py"
+    core.write_text(core.read_text().replace("def load(path):", "def load(path, strict=False):"))
+    git(repo, "add", "pkg/core.py")
+
+    async def scenario(s: ClientSession) -> dict[str, Any]:
+        return await ask(s, "tests")
+
+    answer = serve(repo, scenario)
+    cli = cli_json(repo, "tests", "--format", "json")
+    picked = [(t["id"], t["path"], t["symbol"], t["chain"].split(" -> "))
+              for t in table(answer, "tests")]
+    assert picked == [(t["id"], t["path"], t["symbol"], t["chain"]) for t in cli["tests"]]
+    assert [t["id"] for t in cli["tests"]] == ["tests/test_app.py::test_start"]
+    assert (answer["run_all"], answer["reasons"]) == (cli["run_all"], cli["reasons"])
     assert answer["index"]["up_to_date"] is True
 
 
@@ -280,11 +302,12 @@ def test_a_folder_outside_a_git_work_tree_is_a_tool_error(tmp_path) -> None:
     async def scenario(s: ClientSession) -> list[Any]:
         return [await fail(s, "search", question="anything"),
                 await fail(s, "impact"),
+                await fail(s, "tests"),
                 len((await s.list_tools()).tools)]
 
-    search, impact, tools = serve(plain, scenario, log=tmp_path / "server.log")
-    assert search == impact == f"not a git repository: {plain}"
-    assert tools == 5
+    search, impact, tests, tools = serve(plain, scenario, log=tmp_path / "server.log")
+    assert search == impact == tests == f"not a git repository: {plain}"
+    assert tools == 6
     log = (tmp_path / "server.log").read_text().splitlines()
     assert (f"maguyva-guard mcp: warning: not a git repository: {plain} (every tool will answer"
             " with this error)") in log

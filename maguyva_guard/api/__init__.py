@@ -34,6 +34,7 @@ from maguyva_guard.api.records import (
     ImpactAnswer,
     SearchAnswer,
     SearchHit,
+    TestsAnswer,
 )
 from maguyva_guard.config import Config, load_config
 from maguyva_guard.errors import FatalError
@@ -47,6 +48,7 @@ from maguyva_guard.index.store import Store
 from maguyva_guard.search import engine
 
 __all__ = ["API_VERSION", "CallersAnswer", "DefinitionAnswer", "ImpactAnswer", "IndexState",
+           "TestsAnswer",
            "SearchAnswer", "SearchHit", "callers", "definition", "explain", "impact", "search"]
 
 SNIPPET_LINES = 2  # of a search result's first lines
@@ -141,6 +143,29 @@ def callers(repo: str, symbol: str, *, depth: int = 1, preset: str | None = None
         complete=answer.complete, incomplete_reasons=answer.incomplete_reasons,
         index=answer.index,
     )
+
+
+def tests(repo: str, *, base: str | None = None, head: str | None = None,
+          staged: bool = False, preset: str | None = None, depth: int | None = None,
+          worktree: bool = True) -> TestsAnswer:
+    """The tests the staged changes (or merge-base(base, head)..head) can break, as
+    `maguyva-guard tests` selects them: through callers, imports and fixtures, or all of
+    them with the reasons when the change cannot be followed."""
+    from maguyva_guard.commands import tests as selecting
+
+    if staged and (base or head):
+        raise FatalError("staged cannot be combined with base or head")
+    if head and not base:
+        raise FatalError("head needs base: give the base revision too (or neither)")
+    root = str(git.repo_info(repo).root)
+    pending = freshness.Comparison(root, worktree and base is None)
+    outcome = selecting.run(root, base=base, head=head, preset=preset, depth=depth, fmt="json")
+    view = indexer.STAGED_VIEW
+    if base is not None:
+        view = f"{freshness.TREE_PREFIX}{git.resolve(root, head or 'HEAD')}"
+    with Store.open(root) as store:
+        files = len(store.files())
+    return TestsAnswer(outcome.selection, pending.state(view, files))
 
 
 def _symbol_impact(root: str, symbol: str, config: Config, worktree: bool,

@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from maguyva_guard.guard.model import ImpactReport, Stats, ranked
+from maguyva_guard.guard.testpicker import TestSelection
 from maguyva_guard.index.freshness import IndexState
 from maguyva_guard.records import Affected, ChangedSymbol, Contribution, Definition, Fallback
 from maguyva_guard.report import as_json
+from maguyva_guard.report.tests_json import selection_json
 from maguyva_guard.search.engine import SearchResponse
 from maguyva_guard.search.fusion import FusedResult
 
@@ -145,6 +147,20 @@ class CallersAnswer:
     incomplete_reasons: tuple[str, ...]
     index: IndexState
     version: int = API_VERSION
+
+
+@dataclass(frozen=True)
+class TestsAnswer:
+    """The tests a change can break (`maguyva-guard tests`): each with the chain that
+    selects it, or `run_all` with the reasons when the change cannot be followed."""
+
+    selection: TestSelection
+    index: IndexState
+    version: int = API_VERSION
+
+    def to_json(self) -> dict[str, object]:
+        """`maguyva-guard tests --format json`'s object."""
+        return {"version": self.version, **selection_json(self.selection)}
 
 
 @dataclass(frozen=True)

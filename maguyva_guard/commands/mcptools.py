@@ -21,7 +21,7 @@ from maguyva_guard.errors import FatalError
 from maguyva_guard.index import centrality, indexer
 from maguyva_guard.index.store import Store
 
-NAMES: Final = ("search", "impact", "callers", "definition", "explain")  # as listed
+NAMES: Final = ("search", "impact", "callers", "definition", "explain", "tests")  # as listed
 Preset = Literal["quick", "default", "thorough"]
 Cursor = Annotated[str | None, Field(description="page.next_cursor of the previous answer; "
                                                  "repeat the other arguments unchanged")]
@@ -150,3 +150,24 @@ class Tools:
                            lambda: api.impact(self.repo, symbol=symbol, base=base, head=head,
                                               staged=staged, depth=depth),
                            mcpviews.impact, max_tokens)
+
+    def tests(
+        self,
+        base: Annotated[str | None, Field(description="compare merge-base(base, head)..head "
+                                          "(a branch, tag or commit)")] = None,
+        head: Annotated[str | None, Field(description="the head revision (needs base; "
+                                          "default HEAD)")] = None,
+        staged: Annotated[bool, Field(description="the staged changes (the default when "
+                                      "base is not given)")] = False,
+        cursor: Cursor = None,
+        max_tokens: MaxTokens = None,
+    ) -> str:
+        """Which tests a change can break, each with the chain that selects it (test ->
+        ... -> changed symbol); `run_all` with the reasons when the change cannot be
+        followed (a conftest, test configuration, a lock file, an ambiguous edge)."""
+        args = {"b": base, "h": head, "st": staged}
+        if head and not base:
+            raise ToolError("head needs base: give the base revision too (or neither)")
+        return self.answer("tests", args, cursor,
+                           lambda: api.tests(self.repo, base=base, head=head, staged=staged),
+                           mcpviews.tests, max_tokens)

@@ -19,6 +19,7 @@ from maguyva_guard.api.records import (
     ImpactAnswer,
     SearchAnswer,
     SearchHit,
+    TestsAnswer,
 )
 from maguyva_guard.guard.model import STAGED
 from maguyva_guard.index.freshness import IndexState
@@ -149,6 +150,21 @@ def callers(a: CallersAnswer) -> View:
     }
     return head, {"callers": [_caller(x) for x in a.callers],
                   "possible": [_caller(x) for x in a.possible]}
+
+
+TEST_COLUMNS: Final = ("id", "path", "symbol", "chain", "reason")
+
+
+def tests(a: TestsAnswer) -> View:
+    """The tests to run: rows of id, path, test symbol, the chain to the change, and why a
+    whole file; `run_all` with its reasons when the change cannot be followed."""
+    s = a.selection
+    head: dict[str, Any] = {
+        "version": a.version, "run_all": s.run_all, "reasons": list(s.reasons),
+        "index": index(a.index), "columns": {"tests": list(TEST_COLUMNS)},
+    }
+    return head, {"tests": [_row(t.id, t.path, t.symbol, " -> ".join(t.chain), t.reason)
+                            for t in s.tests]}
 
 
 def definition(a: DefinitionAnswer) -> View:
