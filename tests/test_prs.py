@@ -215,8 +215,8 @@ def test_unreadable_code_is_named_with_its_reason_and_makes_a_lower_bound(make_r
                         "binary content under a python file name: not parsed", True),
         "app/wide.py": ("code", "not-analysed", "UTF-16 encoded source: not decoded, not parsed",
                         True),
-        "app/big.py": ("code", "not-analysed", "over the size limit (6,024 bytes): not parsed",
-                       True),
+        "app/big.py": ("code", "not-analysed",
+                       "over the size limit (6,024 bytes): neither diffed nor read", True),
         "app/long.py": ("generated", "not-analysed", "minified or very long lines: not parsed",
                         True),
     }

@@ -51,8 +51,6 @@ from maguyva_guard.retrievers.protocols import implicit_reason, is_protocol_meth
 from maguyva_guard.search import engine
 
 NULL = "0" * 40
-# A changed file over max_file_size: neither diffed nor read (a 200 MB blob costs a minute).
-OVERSIZED_REASON = "over max_file_size: neither diffed nor read"
 GUARD_INTENTS = (spec.IMPACT_ANALYSIS, spec.FIND_REFERENCES)
 # What each modality is asked for per changed symbol. Only the graph decides who is a
 # caller (and returns every edge of its target regardless); the others only add ranking
@@ -319,9 +317,7 @@ def check(
         files_indexed = len(store.files())
         if after is not None:
             after(store)
-    kinds = {**change_set.kinds, **{p: changed_files.Kind(
-        changed_files.path_kind(p), blocked=OVERSIZED_REASON, lower_bound=True)
-        for p in change_set.oversized}}
+    kinds = {**change_set.kinds, **_oversized_kinds(repo, diffed, change_set.oversized)}
     accounted = changed_files.accounted(diffed, kinds, change_set.changed, found.fallbacks,
                                         change_set.version_only.__contains__)
     # The fallbacks with the terms actually searched; the files, mentions and docs apart.
@@ -343,6 +339,24 @@ def _kind_of(store: Store) -> changes.KindOf:
         return changed_files.kind_of(change, data, status, size, indexer.language_of(path))
 
     return kind_of
+
+
+def _oversized_kinds(repo: str, diffed: list[git.FileChange],
+                     oversized: tuple[str, ...]) -> dict[str, changed_files.Kind]:
+    """What the files over max_file_size are, from their paths and sizes alone: they are
+    neither diffed nor read (a 200 MB blob would cost a minute), and the list is a lower
+    bound."""
+    if not oversized:
+        return {}
+    sides = {f.new_path or f.old_path: (f.old_blob, f.new_blob) for f in diffed}
+    sizes = git.blob_sizes(repo, {b for p in oversized for b in sides.get(p, ()) if b != NULL})
+    out = {}
+    for path in oversized:
+        size = max((sizes.get(b, 0) for b in sides.get(path, ())), default=0)
+        kind = changed_files.CODE if indexer.language_of(path) else changed_files.path_kind(path)
+        out[path] = changed_files.Kind(
+            kind, f"over the size limit ({size:,} bytes): neither diffed nor read", True)
+    return out
 
 
 def _parser(store: Store) -> changes.Parser:
