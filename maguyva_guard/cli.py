@@ -20,8 +20,8 @@ from maguyva_guard.commands import paging
 from maguyva_guard.errors import FatalError
 from maguyva_guard.integrations import hookinstall
 from maguyva_guard.records import RISK_LEVELS
+from maguyva_guard.report import ReportFormat
 from maguyva_guard.report.escape import terminal
-from maguyva_guard.report.render import FORMATS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -234,7 +234,7 @@ def query(text: str, repo: str, preset: str, limit: int, as_json: bool, explain:
 @click.option("--preset", type=_choice(spec.PRESETS), default=None,
               help="How many modalities to run (docs/design.md; config default: thorough).")
 @click.option("--depth", type=int, default=None, help="How far to follow callers (default 2).")
-@click.option("--format", "fmt", type=_choice(FORMATS),
+@click.option("--format", "fmt", type=_choice(ReportFormat),
               default="text", show_default=True)
 @click.option("--output", type=click.Path(dir_okay=False, path_type=str), default=None,
               help="Write the report to FILE instead of stdout.")

@@ -6,3 +6,16 @@ through the Jinja templates, as_json.py, sarif.py), the grouping of callers by c
 
 May import: the top-level basics and every stage up to guard.
 """
+
+from enum import StrEnum
+
+
+class ReportFormat(StrEnum):
+    """The report formats (`check --format`). Here, in the package's own module, so that the
+    command line can list them without importing any renderer (the hook's start-up)."""
+
+    TEXT = "text"
+    MARKDOWN = "markdown"
+    JSON = "json"
+    SARIF = "sarif"
+    HTML = "html"

@@ -6,7 +6,6 @@ as_json.py; sarif.py; html.py); this module picks one.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Final
 
 from maguyva_guard.config import DEFAULT_MAX_CALLERS
@@ -20,20 +19,12 @@ from maguyva_guard.guard.model import (  # noqa: F401 - the model, for callers o
     fallback_reason,
     ranked,
 )
+from maguyva_guard.report import ReportFormat
 from maguyva_guard.report.as_json import render_json
 from maguyva_guard.report.groups import SymbolGroup, groups  # noqa: F401
 from maguyva_guard.report.html import render_html
 from maguyva_guard.report.sarif import render_sarif
 from maguyva_guard.report.templated import render_markdown, render_text
-
-
-class ReportFormat(StrEnum):
-    TEXT = "text"
-    MARKDOWN = "markdown"
-    JSON = "json"
-    SARIF = "sarif"
-    HTML = "html"
-
 
 # Changed symbols listed in the text report, riskiest first. A reformatting of thousands of
 # files must not print thousands of "no callers found"; JSON lists every one.
