@@ -135,3 +135,24 @@ def edit(repo: Path, rel: str, old: str, new: str, stage: bool = True) -> None:
 
 def callers(report: dict) -> set[tuple[str, str]]:
     return {(a["path"], a["symbol"]) for a in report["affected"]}
+
+
+# --- one small change with a caller, for the tests of the hook, the Action and the review --
+
+CALLED_CONFIG = {
+    "pkg/__init__.py": "",
+    "pkg/config.py": "def parse_config(path):\n    return {}\n",
+    "pkg/cli.py": "from pkg.config import parse_config\n\n\ndef main():\n"
+                  "    return parse_config('a.toml')\n",
+}
+STRICT_CONFIG = "def parse_config(path, strict):\n    return {}\n"  # a new required parameter
+
+
+def committed_signature_change(make_repo: Callable[..., Path]) -> tuple[Path, str]:
+    """CALLED_CONFIG committed, then a commit giving parse_config a required parameter:
+    the repository and the commit before that change."""
+    repo = make_repo(CALLED_CONFIG)
+    base = git(repo, "rev-parse", "HEAD").strip()
+    (repo / "pkg/config.py").write_text(STRICT_CONFIG)
+    git(repo, "commit", "-q", "-am", "strict")
+    return repo, base

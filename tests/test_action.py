@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import GIT_ENV, git
+from conftest import GIT_ENV, committed_signature_change, git
 from github_server import FakeGitHub
 
 from maguyva_guard.integrations import action, tests_output
@@ -262,15 +262,7 @@ def test_the_outputs_module_prints_github_output_lines(tmp_path, capsys):
 @pytest.mark.parametrize(("fail_on", "status"), [("medium", "1"), ("none", "0")])
 def test_the_check_step_writes_the_report_the_summary_and_the_outputs(make_repo, tmp_path,
                                                                       fail_on, status):
-    repo = make_repo({
-        "pkg/__init__.py": "",
-        "pkg/config.py": "def parse_config(path):\n    return {}\n",
-        "pkg/cli.py": "from pkg.config import parse_config\n\n\ndef main():\n"
-                      "    return parse_config('a.toml')\n",
-    })
-    base = git(repo, "rev-parse", "HEAD").strip()
-    (repo / "pkg/config.py").write_text("def parse_config(path, strict):\n    return {}\n")
-    git(repo, "commit", "-q", "-am", "strict")
+    repo, base = committed_signature_change(make_repo)
     code, log, outputs = run_step("check", repo, tmp_path, GUARD_PYTHON=sys.executable,
                                   BASE=base, PRESET="default", DEPTH="2", FAIL_ON=fail_on,
                                   SARIF="true", REPO_URL="https://github.com/octo/widgets")
@@ -285,15 +277,7 @@ def test_the_check_step_writes_the_report_the_summary_and_the_outputs(make_repo,
 
 
 def test_the_check_step_writes_every_format_from_one_run(make_repo, tmp_path):
-    repo = make_repo({
-        "pkg/__init__.py": "",
-        "pkg/config.py": "def parse_config(path):\n    return {}\n",
-        "pkg/cli.py": "from pkg.config import parse_config\n\n\ndef main():\n"
-                      "    return parse_config('a.toml')\n",
-    })
-    base = git(repo, "rev-parse", "HEAD").strip()
-    (repo / "pkg/config.py").write_text("def parse_config(path, strict):\n    return {}\n")
-    git(repo, "commit", "-q", "-am", "strict")
+    repo, base = committed_signature_change(make_repo)
     code, log, outputs = run_step("check", repo, tmp_path, GUARD_PYTHON=sys.executable,
                                   BASE=base, PRESET="default", DEPTH="2", FAIL_ON="none",
                                   SARIF="false", REPO_URL="https://github.com/octo/widgets")

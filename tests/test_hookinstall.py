@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import GIT_ENV, git
+from conftest import CALLED_CONFIG, GIT_ENV, STRICT_CONFIG, git
 
 from maguyva_guard.cli import main
 from maguyva_guard.integrations import hookinstall
@@ -287,14 +287,9 @@ def test_pre_push_hands_the_previous_hook_its_arguments_and_stdin(pushed, tmp_pa
 
 @pytest.mark.parametrize(("fail_on", "blocked"), [("low", True), ("none", False)])
 def test_the_hook_runs_the_real_check_and_blocks_at_the_level(make_repo, fail_on, blocked):
-    repo = make_repo({
-        "pkg/__init__.py": "",
-        "pkg/config.py": "def parse_config(path):\n    return {}\n",
-        "pkg/cli.py": "from pkg.config import parse_config\n\n\ndef main():\n"
-                      "    return parse_config('a.toml')\n",
-    })
+    repo = make_repo(CALLED_CONFIG)
     assert cli("install-hook", "--repo", str(repo), "--fail-on", fail_on)[0] == 0
-    (repo / "pkg/config.py").write_text("def parse_config(path, strict):\n    return {}\n")
+    (repo / "pkg/config.py").write_text(STRICT_CONFIG)
     git(repo, "add", "pkg/config.py")
     proc = run_git(repo, "commit", "-q", "-m", "strict", dry_run=False)
     assert "main" in proc.stdout

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import git
+from conftest import committed_signature_change, git
 from github_server import ACTIONS_BOT, BOT, FakeGitHub
 from report_samples import HOSTILE, fixture_report, hostile_report
 
@@ -149,15 +149,7 @@ def test_review_usage_errors(api, tmp_path, args, message):
 
 
 def test_review_of_a_real_check(api, make_repo, tmp_path):
-    repo = make_repo({
-        "pkg/__init__.py": "",
-        "pkg/config.py": "def parse_config(path):\n    return {}\n",
-        "pkg/cli.py": "from pkg.config import parse_config\n\n\ndef main():\n"
-                      "    return parse_config('a.toml')\n",
-    })
-    base = git(repo, "rev-parse", "HEAD").strip()
-    (repo / "pkg/config.py").write_text("def parse_config(path, strict):\n    return {}\n")
-    git(repo, "commit", "-q", "-am", "strict")
+    repo, base = committed_signature_change(make_repo)
     head = git(repo, "rev-parse", "HEAD").strip()
     out = tmp_path / "report.json"
     done = CliRunner().invoke(main, ["check", "--repo", str(repo), "--base", base,
