@@ -34,6 +34,12 @@ from maguyva_guard.extract.symbols import compile_language
         ("cmd/main.go", "go"),
         ("src/lib.rs", "rust"),
         ("src/main/java/A.java", "java"),
+        ("lib/shop/cart.rb", "ruby"),
+        ("tasks/db.rake", "ruby"),
+        ("shop.gemspec", "ruby"),
+        ("Rakefile", "ruby"),
+        ("sub/Gemfile", "ruby"),
+        ("src/Models/Cart.php", "php"),
         ("UPPER.PY", "python"),
         ("README.md", None),
         ("Makefile", None),
@@ -67,6 +73,9 @@ def test_language_for_extension(path: str, language: str | None) -> None:
         ("src/main.rs", "rust", "src"),
         ("src/main/java/com/acme/Task.java", "java", "src.main.java.com.acme.Task"),
         ("./pkg\\win\\mod.py", "python", "pkg.win.mod"),
+        # Ruby and PHP name classes by their nesting in the code, not by the file.
+        ("lib/shop/cart.rb", "ruby", ""),
+        ("src/Models/Cart.php", "php", ""),
     ],
 )
 def test_module_name(path: str, language: str, module: str) -> None:

@@ -12,6 +12,7 @@ from maguyva_guard.records import (
     Definition,
     Reference,
 )
+from maguyva_guard.retrievers import scripting
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.resolution_base import (
     ATTRIBUTE,
@@ -47,7 +48,8 @@ class Policy:
             return _resolution(self.resolve_dotted(ref.target))
         if not ref.receiver:
             e = self.lookup_name(ref.path, ref.scope, ref.name)
-            if e is None and language_of(ref.path) in JS_LANGUAGES:
+            language = language_of(ref.path)
+            if e is None and (language in JS_LANGUAGES or language in scripting.SCRIPT_LANGUAGES):
                 # Bound some way the index does not record (`const { f } = obj`, a
                 # parameter, a global): maybe an object's method of that name, never sure.
                 members = self.by_name(ref).definitions
@@ -60,7 +62,7 @@ class Policy:
                     both = tuple(dict.fromkeys((*bound.definitions, *others)))
                     return Resolution(both, bound.confidence)
             return bound
-        receiver = ref.receiver
+        receiver = scripting.receiver(language_of(ref.path), ref.receiver)
         if receiver and receiver == self.receiver_variable(ref.path, ref.scope):
             receiver = "self"
         if receiver in SELF_NAMES or receiver in SUPER_NAMES:
