@@ -90,12 +90,13 @@ def test_qualify_joins_possibly_empty_parts() -> None:
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_every_language_has_a_query_file_a_fixture_and_a_golden(language: str) -> None:
+    """A golden for every resolved language; the generic tier has one per family."""
     spec = LANGUAGES[language]
     queries = resources.files("maguyva_guard.extract").joinpath("queries")
     assert queries.joinpath(spec.query_file).is_file()
     sample = sample_path(language)  # raises if the fixture is missing
     assert language_for(sample.name) == language
-    assert (sample.parent / "expected.json").is_file()
+    assert (sample.parent / "expected.json").is_file() or spec.generic
     compile_language(language)  # the query compiles against the grammar
 
 

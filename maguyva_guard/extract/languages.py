@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from maguyva_guard.extract.generic import GENERIC
+
 
 @dataclass(frozen=True)
 class LanguageSpec:
@@ -39,6 +41,7 @@ class LanguageSpec:
     docstrings: bool = False  # a leading string in the body is the doc (Python)
     package_scope: bool = False
     filenames: tuple[str, ...] = ()  # whole file names without a telling extension (Rakefile)
+    generic: bool = False  # the generic tier (generic.py): definitions, calls by name only
 
 
 _ECMA_WRAPPERS: Final = ("export_statement", "lexical_declaration", "variable_declaration")
@@ -79,6 +82,13 @@ LANGUAGES: Final[dict[str, LanguageSpec]] = {
                     filenames=("Rakefile", "Gemfile"),
         ),
         LanguageSpec("php", "php", (".php",), "php.scm", "php"),
+        *(
+            LanguageSpec(
+                g.name, g.name, g.extensions, f"generic/{g.name}.scm", "",
+                comment_types=g.comment_types, filenames=g.filenames, generic=True,
+            )
+            for g in GENERIC
+        ),
     )
 }
 

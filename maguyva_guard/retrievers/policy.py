@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from maguyva_guard.extract.languages import LANGUAGES
 from maguyva_guard.extract.languages import language_for as language_of
 from maguyva_guard.records import (
     AMBIGUOUS,
@@ -37,6 +38,11 @@ class Policy:
         return found
 
     def _resolve(self: ResolverAPI, ref: Reference) -> Resolution:
+        language = language_of(ref.path)
+        if language is not None and LANGUAGES[language].generic:
+            # The generic tier: names only, never more than ambiguous (a lower bound).
+            named = scripting.generic_candidates(self.source, ref.path, ref.name, language_of)
+            return Resolution(named, AMBIGUOUS) if named else UNRESOLVED
         if ref.kind == IMPORT:
             if ref.name == "*":
                 return UNRESOLVED
@@ -48,7 +54,6 @@ class Policy:
             return _resolution(self.resolve_dotted(ref.target))
         if not ref.receiver:
             e = self.lookup_name(ref.path, ref.scope, ref.name)
-            language = language_of(ref.path)
             if e is None and (language in JS_LANGUAGES or language in scripting.SCRIPT_LANGUAGES):
                 # Bound some way the index does not record (`const { f } = obj`, a
                 # parameter, a global): maybe an object's method of that name, never sure.

@@ -1,4 +1,5 @@
-"""Ruby and PHP: how their receivers, constants and autoloaded classes resolve.
+"""Ruby and PHP: how their receivers, constants and autoloaded classes resolve; and the
+generic tier, where nothing resolves and a call matches every definition of its name.
 
 Both languages name classes by their nesting, not by their file (the registry gives their
 files no module prefix), so a class is found by its qualified name across the repository:
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.records import CLASS, INTERFACE, TYPE, Definition
@@ -44,6 +46,14 @@ def receiver(language: str | None, written: str) -> str:
         return _PHP_RECEIVERS[written]
     return written.replace("$", "").replace("?->", ".").replace("->", ".").lstrip(
         "\\").replace("\\", ".")
+
+
+def generic_candidates(source: SymbolSource, path: str, name: str,
+                       language_of: Callable[[str], str | None]) -> tuple[Definition, ...]:
+    """A call in a generic-tier file: every definition of that name in a file of the same
+    language (nothing is resolved there: no imports, no receivers)."""
+    language = language_of(path)
+    return tuple(d for d in source.definitions(name=name) if language_of(d.path) == language)
 
 
 def ruby_constant(source: SymbolSource, scope: str, name: str) -> Definition | None:
