@@ -36,7 +36,9 @@ RUBY = {
         "      cart.total\n    end\n  end\nend\n"
     ),
     "lib/other.rb": (
-        "class Invoice\n  def total\n    0\n  end\n\n  def print\n    total\n  end\nend\n"
+        "class Invoice\n  def total\n    0\n  end\n\n  def print\n    total\n  end\n\n"
+        "  def due\n    [total - 1, 0].max\n  end\n\n"
+        "  def shadowed\n    total = 3\n    total\n  end\nend\n"
         "def tax\n  1\nend\n"
     ),
 }
@@ -91,8 +93,8 @@ CASES = {
         RUBY, ("lib/shop/cart_tax.rb", "Shop.Cart.tax"), {"Shop.Cart.total"},
         set(), set()),
     "ruby implicit self is the own class": (
-        RUBY, ("lib/other.rb", "Invoice.total"), {"Invoice.print"},
-        set(), {"Shop.Checkout.run"}),
+        RUBY, ("lib/other.rb", "Invoice.total"), {"Invoice.print", "Invoice.due"},
+        {"Invoice.shadowed"}, {"Shop.Checkout.run"}),
     "php use alias and static call": (
         PHP, ("src/Models/Cart.php", "Cart.make"), {"CheckoutController.store"},
         {"Cart.make"}, set()),

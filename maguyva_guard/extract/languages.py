@@ -79,7 +79,7 @@ LANGUAGES: Final[dict[str, LanguageSpec]] = {
         ),
         LanguageSpec(
             "ruby", "ruby", (".rb", ".rake", ".gemspec"), "ruby.scm", "ruby",
-                    filenames=("Rakefile", "Gemfile"),
+                    filenames=("Rakefile", "Gemfile"), package_scope=True,
         ),
         LanguageSpec("php", "php", (".php",), "php.scm", "php"),
         *(

@@ -33,16 +33,13 @@
   (constant) @name @reference.inherit
   (scope_resolution name: (constant) @name) @reference.inherit])
 
-; ---- calls: `Foo.new` calls the class; a bare name may be a call on self -------------------
+; ---- calls: `Foo.new` calls the class (a bare name: see the end of the file) ---------------
 ((call receiver: (constant) @name method: (identifier) @_new) @reference.call
   (#eq? @_new "new"))
 ((call receiver: (scope_resolution name: (constant) @name) method: (identifier) @_new)
   @reference.call (#eq? @_new "new"))
 (call receiver: (_) @receiver method: (_) @name) @reference.call
 (call !receiver method: (identifier) @name) @reference.call
-(body_statement (identifier) @name @reference.call)
-(then (identifier) @name @reference.call)
-(else (identifier) @name @reference.call)
 
 ; ---- strings naming a constant path -----------------------------------------------------
 ((string . (string_content) @name .) @reference.string
@@ -51,10 +48,28 @@
 ; ---- other uses: constants and method references (`method(:name)`, `&:name`) -------------
 (scope_resolution scope: (_) @receiver name: (constant) @name) @reference.use
 ((constant) @name @reference.use)
-(argument_list (identifier) @name @reference.use)
 
 ; ---- keywords spelled as method calls: not references to anything in the repository ------
 ((call !receiver method: (identifier) @skip)
   (#match? @skip "^(require|require_relative|load|include|extend|prepend|private|protected|public|module_function|attr_reader|attr_writer|attr_accessor|raise|puts|p)$"))
 ((identifier) @skip
   (#match? @skip "^(private|protected|public|module_function)$"))
+
+; ---- a bare name is a call on self unless a local of its method binds it ------------------
+; (registry: package_scope, so plain uses are filtered by the @local captures below)
+((identifier) @name @reference.use)
+(method_parameters (identifier) @local)
+(lambda_parameters (identifier) @local)
+(block_parameters (identifier) @local)
+(optional_parameter name: (identifier) @local)
+(keyword_parameter name: (identifier) @local)
+(splat_parameter name: (identifier) @local)
+(hash_splat_parameter name: (identifier) @local)
+(block_parameter name: (identifier) @local)
+(destructured_parameter (identifier) @local)
+(assignment left: (identifier) @local)
+(operator_assignment left: (identifier) @local)
+(left_assignment_list (identifier) @local)
+(rest_assignment (identifier) @local)
+(exception_variable (identifier) @local)
+(for pattern: (identifier) @local)
