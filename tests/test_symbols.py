@@ -327,7 +327,9 @@ def test_unknown_language_gives_empty_symbols() -> None:
     assert extract(b"whatever", "cobol") == FileSymbols(language="cobol")
 
 
-@pytest.mark.parametrize("language", sorted(LANGUAGES))
+# The hypothesis tests run on every language with a golden: the resolved ones and one per
+# family of the generic tier (test_fuzz.py gives every generic language random files).
+@pytest.mark.parametrize("language", golden_languages())
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.binary(max_size=600))
 def test_garbage_bytes_never_raise(language: str, data: bytes) -> None:
@@ -335,7 +337,7 @@ def test_garbage_bytes_never_raise(language: str, data: bytes) -> None:
     assert symbols.language == language
 
 
-@pytest.mark.parametrize("language", sorted(LANGUAGES))
+@pytest.mark.parametrize("language", golden_languages())
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cuts=st.lists(st.integers(min_value=0, max_value=4000), min_size=1, max_size=6))
 def test_spliced_fixture_fragments_never_raise(language: str, cuts: list[int]) -> None:
