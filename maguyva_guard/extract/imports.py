@@ -11,6 +11,9 @@ Targets as produced (documented for the store and the graph):
 - go: the import path; name = the package's last path segment without a version suffix.
 - rust: the "::" path of the leaf ("std::collections::HashMap"); wildcards end in "::*".
 - java: the dotted name ("a.b.C", "a.b.*", static members included).
+- ruby: `require "x"` / `require_relative "x"` / `load "x.rb"`: name "*", alias "" (the
+  file's constants become visible), target "x" for require, "./x" for require_relative.
+- php: `use A\\B\\C as D` is name "C", target "A.B.C", alias "D" (dots for backslashes).
 """
 
 from __future__ import annotations
@@ -200,6 +203,47 @@ def _java(source: bytes, node: Node) -> list[ImportRef]:
     return [ImportRef(name, path, name, node)]
 
 
+def _ruby(source: bytes, node: Node) -> list[ImportRef]:
+    method = node.child_by_field_name("method")
+    args = node.child_by_field_name("arguments")
+    if method is None or args is None or not args.named_children:
+        return []
+    target = _unquote(text(source, args.named_children[0]))
+    if text(source, method) == "require_relative" and not target.startswith("."):
+        target = "./" + target
+    return [ImportRef("*", target, "", node)]
+
+
+def _php(source: bytes, node: Node) -> list[ImportRef]:
+    group_prefix = ""
+    found = []
+    for child in node.named_children:
+        if child.type == "namespace_name":  # `use A\{B, C}`: the group's prefix
+            group_prefix = _php_path(text(source, child))
+        elif child.type == "namespace_use_group":
+            for clause in child.named_children:
+                found.extend(_php_clause(source, clause, group_prefix))
+        elif child.type == "namespace_use_clause":
+            found.extend(_php_clause(source, child, ""))
+    return found
+
+
+def _php_clause(source: bytes, clause: Node, prefix: str) -> list[ImportRef]:
+    alias_node = clause.child_by_field_name("alias")
+    path_node = next((c for c in clause.named_children if c != alias_node), None)
+    if path_node is None:
+        return []
+    path = _php_path(text(source, path_node))
+    target = f"{prefix}.{path}" if prefix else path
+    name = target.rsplit(".", 1)[-1]
+    alias = text(source, alias_node) if alias_node is not None else name
+    return [ImportRef(name, target, alias, clause)]
+
+
+def _php_path(value: str) -> str:
+    return normalize(value).strip("\\").replace("\\", ".")
+
+
 def _unquote(value: str) -> str:
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'`":
         return value[1:-1]
@@ -216,4 +260,6 @@ _READERS: Final[dict[str, Callable[[bytes, Node], list[ImportRef]]]] = {
     "go": _go,
     "rust": _rust,
     "java": _java,
+    "ruby": _ruby,
+    "php": _php,
 }

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from maguyva_guard.extract.generic import GENERIC
+
 
 @dataclass(frozen=True)
 class LanguageSpec:
@@ -38,6 +40,8 @@ class LanguageSpec:
     leading: tuple[str, ...] = ()
     docstrings: bool = False  # a leading string in the body is the doc (Python)
     package_scope: bool = False
+    filenames: tuple[str, ...] = ()  # whole file names without a telling extension (Rakefile)
+    generic: bool = False  # the generic tier (generic.py): definitions, calls by name only
 
 
 _ECMA_WRAPPERS: Final = ("export_statement", "lexical_declaration", "variable_declaration")
@@ -73,10 +77,26 @@ LANGUAGES: Final[dict[str, LanguageSpec]] = {
             "java", "java", (".java",), "java.scm", "java",
             comment_types=("line_comment", "block_comment"),
         ),
+        LanguageSpec(
+            "ruby", "ruby", (".rb", ".rake", ".gemspec"), "ruby.scm", "ruby",
+                    filenames=("Rakefile", "Gemfile"), package_scope=True,
+        ),
+        LanguageSpec("php", "php", (".php",), "php.scm", "php"),
+        *(
+            LanguageSpec(
+                g.name, g.name, g.extensions, f"generic/{g.name}.scm", "",
+                comment_types=g.comment_types, filenames=g.filenames, generic=True,
+            )
+            for g in GENERIC
+        ),
     )
 }
 
 _BY_EXTENSION: Final = {ext: spec.name for spec in LANGUAGES.values() for ext in spec.extensions}
+_BY_FILENAME: Final = {name: spec.name for spec in LANGUAGES.values() for name in spec.filenames}
+# Languages whose qualified names come from the code's own nesting (Ruby constants, PHP
+# classes), not from the file's path: a Ruby class reopened in another file is one class.
+_NO_PATH_PREFIX: Final = frozenset({"ruby", "php"})
 
 # File names that stand for their folder, per language.
 _FOLDER_FILES: Final[dict[str, frozenset[str]]] = {
@@ -96,7 +116,7 @@ def language_for(path: str) -> str | None:
     name = path.rsplit("/", 1)[-1]
     dot = name.rfind(".")
     if dot <= 0:
-        return None
+        return _BY_FILENAME.get(name)
     return _BY_EXTENSION.get(name[dot:].lower())
 
 
@@ -113,6 +133,8 @@ def module_name(path: str, language: str) -> str:
     *folders, filename = parts
     if language == "go":
         return ".".join(folders)
+    if language in _NO_PATH_PREFIX:
+        return ""
     stem = filename.rsplit(".", 1)[0] if "." in filename[1:] else filename
     if language in ("typescript", "tsx") and stem.endswith(".d"):
         stem = stem[: -len(".d")]  # "types.d.ts" declares the module "types"

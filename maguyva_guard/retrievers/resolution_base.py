@@ -42,10 +42,11 @@ IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]+")
 
 
-IMPLICIT_THIS = frozenset({"java"})  # a bare call inside a class may be a method of it
+IMPLICIT_THIS = frozenset({"java", "ruby"})  # a bare call inside a class may be a method of it
 
 
-SPREAD_METHODS = frozenset({"go", "rust"})  # methods may sit in another file than the type
+# Methods may sit in another file than the type (a reopened Ruby class).
+SPREAD_METHODS = frozenset({"go", "rust", "ruby"})
 
 
 class SymbolSource(Protocol):
