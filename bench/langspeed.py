@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "langs"
 PYTHON_CORPORA = (("requests", "2.32.3"), ("click", "8.1.7"))  # small, from PyPI
 TARGET_RATIO = 2.0
+SMALL = 1_000  # lines: fewer make no meaningful per-line figure
 MAX_BYTES = 1_000_000  # the indexer's default size limit: larger files are not parsed
 
 
@@ -55,17 +56,17 @@ def collect(repos: list[Path]) -> dict[str, dict[str, list[bytes]]]:
     return found
 
 
-def cpu_seconds(lang: str, files: list[bytes], runs: int) -> float:
+def cpu_seconds(lang: str, files: list[bytes], runs: int) -> tuple[float, int]:
+    """The least CPU time of `runs` passes, and how many files failed to parse."""
     from maguyva_guard.index.parse import parse_one
 
     parse_one((0, b"x = 1\n", lang))  # load the grammar and compile the query first
-    best = float("inf")
+    best, failed = float("inf"), 0
     for _ in range(runs):
         started = time.process_time()
-        for data in files:
-            parse_one((0, data, lang))
+        failed = sum(parse_one((0, data, lang))[1] is None for data in files)
         best = min(best, time.process_time() - started)
-    return best
+    return best, failed
 
 
 def measure_all(found: dict[str, dict[str, list[bytes]]], runs: int) -> list[dict]:
@@ -76,9 +77,10 @@ def measure_all(found: dict[str, dict[str, list[bytes]]], runs: int) -> list[dic
             rows.append({"language": lang, "source": "none", "files": 0, "lines": 0})
             continue
         lines = sum(f.count(b"\n") for f in files)
-        cpu = cpu_seconds(lang, files, runs)
+        cpu, failed = cpu_seconds(lang, files, runs)
         rows.append({"language": lang, "source": ", ".join(sorted(sources)),
-                     "files": len(files), "lines": lines, "cpu_seconds": round(cpu, 3),
+                     "files": len(files), "failed": failed, "lines": lines,
+                     "cpu_seconds": round(cpu, 3),
                      "ms_per_kloc": round(1000 * cpu / max(lines, 1) * 1000, 2)})
     base = next((r["ms_per_kloc"] for r in rows if r["language"] == "python"
                  and "ms_per_kloc" in r), None)
@@ -94,15 +96,16 @@ def render(rows: list[dict], runs: int) -> str:
            f"average {load:.1f} at the end)", "",
            f"Command: `python bench/langspeed.py --runs {runs}`. Target: within "
            f"{TARGET_RATIO:g}x of Python per 1,000 lines. A source of `fixture` means no "
-           "cached corpus had that language: the figure is over the test fixtures only.", "",
-           "| language | source | files | lines | CPU s | ms / 1,000 lines | vs Python |",
-           "|---|---|---|---|---|---|---|"]
+           "cached corpus had that language: the figure is over the test fixtures only, "
+           f"and under {SMALL:,} lines a figure is noise.", "",
+           "| language | source | files (failed) | lines | CPU s | ms / 1,000 lines | "
+           "vs Python |", "|---|---|---|---|---|---|---|"]
     for r in rows:
         if not r["files"]:
             out.append(f"| {r['language']} | none | 0 | 0 | | | |")
             continue
-        out.append(f"| {r['language']} | {r['source']} | {r['files']:,} | {r['lines']:,} | "
-                   f"{r['cpu_seconds']:.2f} | {r['ms_per_kloc']:.1f} | "
+        out.append(f"| {r['language']} | {r['source']} | {r['files']:,} ({r['failed']}) | "
+                   f"{r['lines']:,} | {r['cpu_seconds']:.2f} | {r['ms_per_kloc']:.1f} | "
                    f"{r.get('vs_python', 0):.2f}x |")
     return "\n".join(out) + "\n"
 
