@@ -16,9 +16,12 @@ GO = (
     "func (f *FlagSet) BoolP(name string, value bool) bool {\n\treturn value\n}\n\n"
     "func BoolP(name string) bool {\n\treturn fmt.Sprint(name) == \"\"\n}\n\n"
     "func Varargs(names ...string) {}\n\n"
-    "func (f *FlagSet) Multi(\n\tname string,\n) {}\n"
+    "func (f *FlagSet) Multi(\n\tname string,\n) {}\n\n"
+    "type Value interface {\n\tType() string\n}\n\n"
+    "func (f *FlagSet) Type() string { return \"\" }\n"
 )
-GO_USER = "package flags\n\nfunc use() { BoolP(\"a\"); Varargs(); (&FlagSet{}).Multi(\"x\") }\n"
+GO_USER = "package flags\n\nfunc use() { BoolP(\"a\"); Varargs(); (&FlagSet{}).Multi(\"x\") }\n" \
+          "func typed(v Value) string { return v.Type() }\n"
 
 RUST = (
     "use std::fmt;\n\n"
@@ -49,7 +52,7 @@ def _found(lang: str, texts: dict[str, str]) -> dict[str, legcore.Scenario]:
     return {s.qualname: s for s in compilerleg.candidates(compilerleg.LANGS[lang], texts)}
 
 
-def test_go_scenarios_skip_variadics_and_name_methods_by_receiver():
+def test_go_scenarios_skip_variadics_and_interface_methods_and_name_methods_by_receiver():
     found = _found("go", {"flags.go": GO, "use.go": GO_USER})
     assert set(found) == {"FlagSet.BoolP", "BoolP", "FlagSet.Multi"}
     assert found["FlagSet.BoolP"].kind == "method" and found["BoolP"].kind == "function"
