@@ -112,9 +112,10 @@ class Inference:
         if not lines:
             return None
         name = var if raw else re.escape(var)
-        assign = re.compile(  # `v = C(...)`; `new C(...)` in JS/TS/Java, `C<T>(...)` too
-            rf"(?<![\w.]){name}\s*(?::[^=]+)?=\s*(?:await\s+)?(?:new\s+)?([A-Za-z_][\w.]*)"
-            r"\s*(?:<[^=;]*>)?\s*\("
+        assign = re.compile(  # `v = C(...)`; `new C(...)` in JS/TS/Java, `C<T>(...)` too;
+            # Go's `v := &C{...}` and Rust's `let v = C { .. }`: a composite literal of C
+            rf"(?<![\w.]){name}\s*(?::[^=]+)?:?=\s*(?:await\s+)?(?:new\s+|&)?"
+            r"([A-Za-z_][\w.]*)\s*(?:<[^=;]*>)?\s*[({]"
         )
         annotated = re.compile(rf"(?<![\w.]){name}\s*:\s*['\"]?([A-Za-z_][\w.]*)")
         context = re.compile(rf"\bwith\s+([A-Za-z_][\w.]*)\s*\(.*\bas\s+{name}\b")
