@@ -11,7 +11,8 @@ standard library, so it compiles offline):
   is not compiled when its package fails, so callers there are missed by the oracle.
   Methods whose name an interface of the project declares (`Value.Type`) are left out:
   Go interfaces are implemented implicitly, so such a change breaks the conversions of the
-  type to the interface, not the calls, and calls through the interface compile unchanged.
+  type to the interface, not the calls, and calls through the interface compile unchanged;
+  so are methods of the standard library's everyday interfaces (`Error`, `String`, ...).
 - rust: regex-syntax 0.8.12 from crates.io (`cargo fetch` through a scratch crate, then
   `cargo generate-lockfile`); the oracle is `cargo check --offline --lib --tests`.
 - java: commons-cli 1.11.0's sources jar from Maven Central (`mvn dependency:get`); the
@@ -164,11 +165,18 @@ def scopes_of(lang: Lang, text: str, p) -> legcore.Scopes:
     return legcore.Scopes(text, p, lang.scope_name, lambda n: n.type in lang.imports)
 
 
+_GO_STD_INTERFACE_METHODS = frozenset({
+    "Error", "String", "GoString", "Format", "Read", "Write", "Close", "Len", "Less", "Swap",
+    "Unwrap", "Is", "As", "MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText",
+    "ServeHTTP"})
+
+
 def _interface_methods(lang: Lang, texts: dict[str, str], p) -> set[str]:
-    """Go: the method names the project's interfaces declare (implemented implicitly)."""
+    """Go: the method names interfaces declare (implemented implicitly): the project's own
+    and the standard library's everyday ones."""
     if lang.name != "go":
         return set()
-    names = set()
+    names = set(_GO_STD_INTERFACE_METHODS)
     for text in texts.values():
         stack = [p.parse(text.encode()).root_node]
         while stack:

@@ -18,10 +18,11 @@ GO = (
     "func Varargs(names ...string) {}\n\n"
     "func (f *FlagSet) Multi(\n\tname string,\n) {}\n\n"
     "type Value interface {\n\tType() string\n}\n\n"
-    "func (f *FlagSet) Type() string { return \"\" }\n"
+    "func (f *FlagSet) Type() string { return \"\" }\n\n"
+    "func (f *FlagSet) Error() string { return \"\" }\n"
 )
 GO_USER = "package flags\n\nfunc use() { BoolP(\"a\"); Varargs(); (&FlagSet{}).Multi(\"x\") }\n" \
-          "func typed(v Value) string { return v.Type() }\n"
+          "func typed(v Value) string { return v.Type() + (&FlagSet{}).Error() }\n"
 
 RUST = (
     "use std::fmt;\n\n"
