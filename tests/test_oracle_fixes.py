@@ -100,3 +100,44 @@ def test_rust_calls_inside_macro_arguments_are_calls(make_repo):
         "src.translate.in_assert", "src.translate.in_vec"}
     assert set(_callers(repo, "helper", "src/translate.rs")) == {"src.translate.in_format"}
     assert set(_callers(repo, "push", "src/hir.rs")) == {"src.translate.in_vec"}
+
+
+RUST_INLINE_MOD = {
+    "Cargo.toml": "[package]\nname = \"syn\"\nversion = \"0.1.0\"\n",
+    "src/lib.rs": "pub mod print;\n",
+    "src/print.rs": (
+        "pub fn print(s: &str) -> String {\n    s.to_string()\n}\n\n"
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n\n"
+        "    fn roundtrip(given: &str) {\n        assert_eq!(given, print(given));\n    }\n\n"
+        "    #[test]\n    fn print_literal() {\n        roundtrip(\"a\");\n    }\n}\n"
+    ),
+}
+
+
+def test_rust_a_bare_name_finds_its_sibling_in_an_inline_module(make_repo):
+    """`roundtrip("a")` inside `mod tests { .. }` calls the `roundtrip` of that module
+    (regex-syntax's ast/print.rs: 9 callers, and the check said "no callers")."""
+    found = _callers(make_repo(RUST_INLINE_MOD), "roundtrip", "src/print.rs")
+    assert found == {"src.print.tests.print_literal": "exact"}, found
+
+
+RUST_CHILD_MODULE = {
+    "Cargo.toml": "[package]\nname = \"syn\"\nversion = \"0.1.0\"\n",
+    "src/lib.rs": (
+        "mod unicode;\npub mod ast;\n\n"
+        "pub fn try_is_word_character(c: char) -> bool {\n"
+        "    unicode::is_word_character(c)\n}\n"
+    ),
+    "src/unicode.rs": "pub fn is_word_character(c: char) -> bool {\n    c == 'a'\n}\n",
+    "src/ast/mod.rs": "pub mod parse;\n",
+    "src/ast/parse.rs": (
+        "pub fn word(c: char) -> bool {\n    crate::unicode::is_word_character(c)\n}\n"
+    ),
+}
+
+
+def test_rust_a_path_through_a_child_module_reaches_its_function(make_repo):
+    """`unicode::is_word_character(c)` in lib.rs, where `mod unicode;` declares the child
+    module, and `crate::unicode::...` anywhere (regex-syntax: "no callers" before)."""
+    found = _callers(make_repo(RUST_CHILD_MODULE), "is_word_character", "src/unicode.rs")
+    assert set(found) == {"src.try_is_word_character", "src.ast.parse.word"}, found
