@@ -141,3 +141,26 @@ def test_rust_a_path_through_a_child_module_reaches_its_function(make_repo):
     module, and `crate::unicode::...` anywhere (regex-syntax: "no callers" before)."""
     found = _callers(make_repo(RUST_CHILD_MODULE), "is_word_character", "src/unicode.rs")
     assert set(found) == {"src.try_is_word_character", "src.ast.parse.word"}, found
+
+
+RUST_FIELD = {
+    "Cargo.toml": "[package]\nname = \"syn\"\nversion = \"0.1.0\"\n",
+    "src/lib.rs": "pub mod flags;\n",
+    "src/flags.rs": (
+        "pub struct Flags {\n    case_insensitive: Option<bool>,\n}\n\n"
+        "impl Flags {\n"
+        "    pub fn merge(&mut self, other: &Flags) {\n"
+        "        if other.case_insensitive.is_some() {\n"
+        "            self.case_insensitive = other.case_insensitive;\n        }\n    }\n\n"
+        "    pub fn case_insensitive(&self) -> bool {\n"
+        "        self.case_insensitive.unwrap_or(false)\n    }\n\n"
+        "    pub fn fold(&self) -> bool {\n        self.case_insensitive()\n    }\n}\n"
+    ),
+}
+
+
+def test_rust_a_field_read_is_no_use_of_a_method_of_that_name(make_repo):
+    """`other.case_insensitive` without a call is the field: Rust has no bound method values
+    (regex-syntax's Flags.merge was a false caller of Flags.case_insensitive)."""
+    found = _callers(make_repo(RUST_FIELD), "case_insensitive", "src/flags.rs")
+    assert set(found) == {"src.flags.Flags.fold"}, found

@@ -25,8 +25,11 @@ if TYPE_CHECKING:
     from maguyva_guard.index.store import Store
 
 ATTRIBUTE_SCAN_LIMIT = 2000  # text lines examined for `obj.name` reads of one member
-COMPILED = frozenset({"go", "java", "rust"})  # languages where methods are not assignable
-FIELD_LANGUAGES = frozenset({"go"})  # a struct field of a method's name hides its reads
+COMPILED = frozenset({"go"})  # methods are not assignable: `x.name = ..` writes a field
+FIELD_LANGUAGES = frozenset({"go"})
+# A method is taken as a value with `Type::method` (Rust) or `obj::method` (Java), never as
+# `obj.method`: there a read `obj.name` is a field.
+NO_METHOD_VALUES = frozenset({"rust", "java"})  # a struct field of a method's name hides its reads
 _ASSIGNED = re.compile(r"\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)")  # `x.name = ...`, `x.name += ...`
 
 
@@ -53,6 +56,8 @@ class TextReferences:
         read, a bound method passed on): lines the text index finds, turned into references
         to resolve like any other. Lines the index already has a reference for are skipped."""
         name = target.name
+        if language_for(target.path) in NO_METHOD_VALUES:
+            return  # `obj.name` without a call can only be a field there
         hits = self.text.search(
             SearchRequest(query=name, intent=spec.EXACT_MATCH, terms=(name,),
                           limit=ATTRIBUTE_SCAN_LIMIT))
