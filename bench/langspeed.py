@@ -6,8 +6,8 @@ For every language of the registry (maguyva_guard/extract/languages.py, so a lan
 there shows up here on the next run) it takes that language's files from the corpora cached
 under bench/.cache/repos (real code from the registries: the Python sdists of bench/corpus.py,
 rxjs of bench/tsleg.py, the Go, Rust and Java projects of bench/compilerleg.py, and whatever
-other legs have cached), or, when no corpus has any, the fixture files under
-tests/fixtures/langs/<language>/, marked as such. It times, in this one process, what the
+other legs have cached), and, when they hold under 1,000 lines of it, the fixture files under
+tests/fixtures/langs/<language>/ too, marked as such. It times, in this one process, what the
 indexer does to each file (index/parse.py's `parse_one`: tree-sitter parse, the query pass,
 the records and their rows), as CPU time (user+sys of the process, so other work on the
 machine matters less than for wall time); each language's figure is the least of N runs.
@@ -49,7 +49,8 @@ def collect(repos: list[Path]) -> dict[str, dict[str, list[bytes]]]:
             if lang and path.is_file() and path.stat().st_size <= MAX_BYTES:
                 found[lang].setdefault(repo.name, []).append(path.read_bytes())
     for lang, sources in found.items():
-        if not sources and (FIXTURES / lang).is_dir():
+        lines = sum(f.count(b"\n") for chunk in sources.values() for f in chunk)
+        if lines < SMALL and (FIXTURES / lang).is_dir():  # none, or a stray file or two
             files = sorted(p for p in (FIXTURES / lang).rglob("*")
                            if p.is_file() and language_for(p.name) == lang)
             sources["fixture"] = [p.read_bytes() for p in files]
@@ -95,9 +96,9 @@ def render(rows: list[dict], runs: int) -> str:
     out = [f"# Parse + extract speed per language (least CPU time of {runs} runs; load "
            f"average {load:.1f} at the end)", "",
            f"Command: `python bench/langspeed.py --runs {runs}`. Target: within "
-           f"{TARGET_RATIO:g}x of Python per 1,000 lines. A source of `fixture` means no "
-           "cached corpus had that language: the figure is over the test fixtures only, "
-           f"and under {SMALL:,} lines a figure is noise.", "",
+           f"{TARGET_RATIO:g}x of Python per 1,000 lines. A source of `fixture` means the "
+           f"cached corpora had under {SMALL:,} lines of that language: the test fixtures "
+           "were added, and the figure is over too few lines to mean much.", "",
            "| language | source | files (failed) | lines | CPU s | ms / 1,000 lines | "
            "vs Python |", "|---|---|---|---|---|---|---|"]
     for r in rows:
