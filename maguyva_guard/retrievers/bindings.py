@@ -248,7 +248,13 @@ class Bindings:
         while q:
             d = fs.by_qualified.get(q)
             if d is None:
-                break
+                # A scope that is no definition, such as Rust's inline `mod tests { .. }`:
+                # its items are visible by bare name inside it.
+                found = fs.children.get((q, name))
+                if found is not None:
+                    return Entity("definition", path=path, definition=found)
+                q, first = q.rpartition(".")[0], False
+                continue
             if d.kind != CONSTANT and (first or d.kind not in CLASS_KINDS):
                 found = fs.children.get((q, name))
                 if found is not None:
