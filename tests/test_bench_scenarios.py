@@ -236,3 +236,19 @@ def _commit(repo: Path, files: dict[str, str]) -> None:
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
     subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
     subprocess.run(["git", *GIT_ENV, "commit", "-q", "-m", "x"], cwd=repo, check=True)
+
+
+def test_oracle_paths_with_the_root_folder_doubled_map_back_to_tracked_files(tmp_path: Path):
+    """jedi answered attrs references as ROOT/attrs-24.2.0/src/... (the sdist folder
+    doubled, a path that does not exist): each such caller scored as a miss of every tool."""
+    root = tmp_path / "attrs-24.2.0"
+    (root / "src" / "attr").mkdir(parents=True)
+    (root / "src" / "attr" / "_make.py").write_text("x = 1\n")
+    doubled = root / "attrs-24.2.0" / "src" / "attr" / "_make.py"
+    assert oracle.project_path(root, doubled) == "src/attr/_make.py"
+    assert oracle.project_path(root, root / "src" / "attr" / "_make.py") == "src/attr/_make.py"
+    assert oracle.project_path(root, tmp_path / "elsewhere.py") is None
+    mapper = Mapper({"src/attr/_make.py": "def f():\n    g()\n"})
+    refs = [Reference("attrs-24.2.0/src/attr/_make.py", 2, 4)]  # as cached answers hold it
+    assert mapper.callers(refs, Caller("src/attr/_make.py", "g")) == [
+        Caller("src/attr/_make.py", "f")]
