@@ -159,3 +159,14 @@ def test_a_loop_over_a_typed_attribute_or_method_result_is_typed(make_repo) -> N
     assert sorted((a["symbol"], a["confidence"]) for a in report["affected"]) == [
         ("core.Command.again", "probable"), ("core.Command.complete", "probable")]
     assert report["complete"] is True
+
+
+def test_a_methods_first_parameter_plays_self_whatever_its_name(make_repo) -> None:
+    """click's `Context.forward(__self, __cmd, ...)` calls `__self.invoke(...)`."""
+    report = checked(make_repo, {"m.py": "class Ctx:\n    def invoke(self, cmd):\n"
+                                         "        return cmd\n\n"
+                                         "    def forward(__self, __cmd):\n"
+                                         "        return __self.invoke(__cmd)\n"},
+                     "m.py", "def invoke(self, cmd):", "def invoke(self, cmd, extra):")
+    assert direct(report) == {("m.py", 6): "exact"}
+

@@ -38,12 +38,28 @@ class Inference:
         return self._globals[key]
 
     def receiver_variable(self: ResolverAPI, path: str, scope: str) -> str:
-        """Go: the receiver's name in `func (s *Server) Start()`, which plays `self`."""
-        if language_of(path) != "go":
+        """The name that plays `self` beside `self`/`cls`/`this`. Go: the receiver in
+        `func (s *Server) Start()`. Python: a method's first parameter whatever its name
+        (click's `def forward(__self, __cmd, ...)`), seen from closures inside it too;
+        not in a `@staticmethod`."""
+        language = language_of(path)
+        if language == "go":
+            fn = self.scope(path).enclosing_function(scope)
+            m = GO_RECEIVER.match(fn.signature) if fn is not None else None
+            return m.group(1) if m else ""
+        if language != "python":
             return ""
-        fn = self.scope(path).enclosing_function(scope)
-        m = GO_RECEIVER.match(fn.signature) if fn is not None else None
-        return m.group(1) if m else ""
+        fs = self.scope(path)
+        d = fs.by_qualified.get(scope)
+        while d is not None and d.kind not in CLASS_KINDS:
+            owner = fs.by_qualified.get(d.parent) if d.parent else None
+            if owner is not None and owner.kind in CLASS_KINDS:
+                if "@staticmethod" in d.signature:
+                    return ""
+                m = _FIRST_PARAMETER.search(d.signature)
+                return m.group(1) if m and m.group(1) not in SELF_NAMES else ""
+            d = owner
+        return ""
 
     def resolve_expression(self: ResolverAPI, path: str, scope: str, expr: str, hops: int = 0
     ) -> Entity | None:
@@ -314,6 +330,8 @@ _RETURN_ANNOTATION = re.compile(r"->\s*['\"]?([A-Za-z_][\w.]*)['\"]?\s*:?\s*$")
 
 
 
+# `def name(first` (after any decorators): a method's receiver parameter.
+_FIRST_PARAMETER = re.compile(r"\bdef\s+\w+\s*(?:\[[^\]]*\])?\s*\(\s*([A-Za-z_]\w*)")
 _RETURN_VALUE = re.compile(r"\s*return\b(.*?)(?:#.*)?$")
 
 
