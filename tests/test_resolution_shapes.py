@@ -170,3 +170,44 @@ def test_a_methods_first_parameter_plays_self_whatever_its_name(make_repo) -> No
                      "m.py", "def invoke(self, cmd):", "def invoke(self, cmd, extra):")
     assert direct(report) == {("m.py", 6): "exact"}
 
+
+
+FOREIGN_CALLERS = '''from typing import Mapping
+from wsgiref.types import WSGIEnvironment
+
+def a(environ: WSGIEnvironment):
+    return environ.get("X")
+
+def b(**kwargs):
+    return kwargs.get("x")
+
+def c(options: dict[str, str]):
+    return options.get("x")
+
+def d():
+    seen = {}
+    return seen.get("x")
+
+def e(obj):
+    return obj.get("x")
+
+def f(m: Mapping):
+    return m.get("x")
+
+def g(m: "Store | None"):
+    return m.get("x")
+'''
+
+
+def test_a_call_on_a_receiver_shown_to_be_of_an_outside_type_is_no_caller(make_repo) -> None:
+    """werkzeug: `environ.get(...)` with `environ: WSGIEnvironment` matched every `get` of
+    the repository by name. A builtin or imported concrete type, `**kwargs` and a literal
+    say the receiver is none of them; an unknown, abstract (Mapping) or union-typed
+    receiver stays an ambiguous caller."""
+    files = {"store.py": "class Store:\n    def get(self, key):\n        return key\n",
+             "other.py": "class Other:\n    def get(self, key):\n        return key\n",
+             "use.py": FOREIGN_CALLERS}
+    report = checked(make_repo, files, "store.py", "def get(self, key):",
+                     "def get(self, key, default):")
+    assert direct(report) == {("use.py", 18): "ambiguous", ("use.py", 21): "ambiguous",
+                              ("use.py", 24): "ambiguous"}
