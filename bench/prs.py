@@ -238,7 +238,13 @@ def _scope_of(sym: dict, texts: dict[str, str]):  # -> pysource.Scope | None
                     or sym["qualified_name"].endswith("." + s.qualname))]
     if not fitting:
         return None
-    return min(fitting, key=lambda s: (-len(s.qualname), abs(s.start - sym["line_start"])))
+    best = max(len(s.qualname) for s in fitting)
+    fitting = [s for s in fitting if len(s.qualname) == best]
+    if len({s.qualname for s in fitting}) == 1:
+        # `@overload` stubs, then the implementation: the last definition is the one that
+        # runs (jedi asked at a stub finds the stubs only: werkzeug's Headers.get).
+        return max(fitting, key=lambda s: s.start)
+    return min(fitting, key=lambda s: abs(s.start - sym["line_start"]))
 
 
 def run_diff(project: str, repo: Path, base: str, head: str, with_oracle: bool,

@@ -252,3 +252,16 @@ def test_oracle_paths_with_the_root_folder_doubled_map_back_to_tracked_files(tmp
     refs = [Reference("attrs-24.2.0/src/attr/_make.py", 2, 4)]  # as cached answers hold it
     assert mapper.callers(refs, Caller("src/attr/_make.py", "g")) == [
         Caller("src/attr/_make.py", "f")]
+
+
+def test_prs_asks_the_oracle_at_the_implementation_not_an_overload_stub():
+    """werkzeug's Headers.get: five `@t.overload` stubs, then the implementation. Asked at
+    the first stub (nearest the changed symbol's first line), jedi found the stubs only."""
+    from bench import prs
+
+    text = ("import typing as t\n\nclass H:\n"
+            "    @t.overload\n    def get(self, k: str) -> str: ...\n"
+            "    @t.overload\n    def get(self, k: int) -> int: ...\n"
+            "    def get(self, k):\n        return k\n")
+    sym = {"path": "h.py", "kind": "method", "qualified_name": "h.H.get", "line_start": 4}
+    assert prs._scope_of(sym, {"h.py": text}).start == 8
