@@ -211,3 +211,37 @@ def test_a_call_on_a_receiver_shown_to_be_of_an_outside_type_is_no_caller(make_r
                      "def get(self, key, default):")
     assert direct(report) == {("use.py", 18): "ambiguous", ("use.py", 21): "ambiguous",
                               ("use.py", 24): "ambiguous"}
+
+
+PROPERTY_USE = '''from functools import cached_property
+
+from store import Store
+
+
+class Request:
+    @cached_property
+    def args(self) -> Store:
+        return Store()
+
+    @property
+    def form(self):
+        return Store()
+
+    def first(self):
+        return self.args.get("a")
+
+
+def view(request: Request):
+    return request.form.get("b")
+'''
+
+
+def test_a_property_is_typed_by_what_it_returns(make_repo) -> None:
+    """werkzeug: `request.args.get(...)` with `args` a cached_property `-> MultiDict`: the
+    receiver's type is the property's return type, not unknown (a name-only match)."""
+    files = {"store.py": "class Store:\n    def get(self, key):\n        return key\n",
+             "other.py": "class Other:\n    def get(self, key):\n        return key\n",
+             "req.py": PROPERTY_USE}
+    report = checked(make_repo, files, "store.py", "def get(self, key):",
+                     "def get(self, key, default):")
+    assert direct(report) == {("req.py", 16): "probable", ("req.py", 20): "probable"}

@@ -85,7 +85,12 @@ class Inference:
                 return None
             entity = Entity("instance", path=path, definition=cls)
             if rest:
-                entity = self.attribute_type(cls, rest[0], hops + 1)
+                found = self.attribute_type(cls, rest[0], hops + 1)
+                if found is None:  # `self.prop`: a property's return type, else unknown
+                    prop = self.member(entity, rest[0], hops + 1)
+                    typed = _property_type(self, prop, hops + 1)
+                    found = typed if typed is not prop else None
+                entity = found
                 rest = rest[1:]
         else:
             entity = self.lookup_name(path, scope, head, hops + 1)
@@ -94,7 +99,7 @@ class Inference:
         for seg in rest:
             if entity is None:
                 return None
-            entity = self.member(entity, seg, hops + 1)
+            entity = _property_type(self, self.member(entity, seg, hops + 1), hops + 1)
         return entity
 
     def rust_module(self: ResolverAPI, path: str, expr: str) -> Entity | None:
@@ -357,6 +362,18 @@ def _whole_call(value: str) -> str | None:
                 return m.group(1) if not value[i + 1:].strip() else None
     return m.group(1)  # the arguments run on to the next lines
 
+
+
+def _property_type(r: ResolverAPI, e: Entity | None, hops: int) -> Entity | None:
+    """`obj.prop` read through a `@property` / `@cached_property` method: the instance it
+    returns (see return_type), not the method itself; any other entity as it is."""
+    d = e.definition if e is not None else None
+    if d is None or d.kind != METHOD or not _PROPERTY.search(d.signature):
+        return e
+    return r.return_type(d, hops)
+
+
+_PROPERTY = re.compile(r"@(?:[\w.]*\.)?(?:property|cached_property)\b")
 
 
 def _instance(e: Entity | None) -> Entity | None:
