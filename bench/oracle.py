@@ -133,9 +133,10 @@ def references(root: Path, path: str, line: int, col: int, project=None) -> list
 def project_path(root: Path, module: Path) -> str | None:
     """The module's path relative to the (resolved) root, or None outside it.
 
-    On the attrs corpus jedi reports some modules as ROOT/<root's name>/src/..., a folder that
-    does not exist (the sdist's top folder doubled): every attrs reference found that way
-    scored as a miss of every tool. The doubled name is dropped when the rest exists."""
+    jedi walks the folder, not the tracked files: the cached attrs corpus held an untracked
+    copy of itself (ROOT/attrs-24.2.0/, a nested clone), and references found in that copy
+    scored as misses of every tool. A path under such a copy is mapped to the tracked file
+    it copies (same text) when that exists."""
     try:
         rel = module.resolve().relative_to(root)
     except ValueError:
@@ -162,8 +163,9 @@ class Mapper:
         return self._cache[path]
 
     def tracked(self, path: str) -> str:
-        """A cached answer may carry the root's folder name doubled (see project_path):
-        `attrs-24.2.0/src/attr/_make.py` is `src/attr/_make.py` when only that is tracked."""
+        """A cached answer may name a file in a nested copy of the corpus (see
+        project_path): `attrs-24.2.0/src/attr/_make.py` is `src/attr/_make.py` when only
+        that is tracked."""
         if path in self._texts or "/" not in path:
             return path
         rest = path.split("/", 1)[1]
