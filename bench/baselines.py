@@ -24,7 +24,8 @@ CRG_VENV = BENCH / ".cache" / "venvs" / "crg"
 CRG_HOME = BENCH / ".cache" / "crg-home"  # crg keeps a registry in $HOME: keep it here
 CRG_SPEC = "code-review-graph>=2,<3"
 TOOL_TIMEOUT = 600.0
-MG_PRESETS = ("quick", "default", "thorough")
+# MG_BENCH_PRESETS="default" runs one preset only (they answer alike; a third of the time)
+MG_PRESETS = tuple(os.environ.get("MG_BENCH_PRESETS", "quick default thorough").split())
 
 
 @dataclass(frozen=True)

@@ -122,13 +122,30 @@ def references(root: Path, path: str, line: int, col: int, project=None) -> list
         module = name.module_path
         if module is None or name.line is None:
             continue
-        try:
-            rel = Path(module).resolve().relative_to(root).as_posix()
-        except ValueError:  # outside the project (stdlib)
+        rel = project_path(root, Path(module))
+        if rel is None:  # outside the project (stdlib)
             continue
         if (rel, name.line, name.column) != (path, line, col):
             found.add(Reference(rel, name.line, name.column))
     return sorted(found, key=lambda r: (r.path, r.line, r.col))
+
+
+def project_path(root: Path, module: Path) -> str | None:
+    """The module's path relative to the (resolved) root, or None outside it.
+
+    jedi walks the folder, not the tracked files: the cached attrs corpus held an untracked
+    copy of itself (ROOT/attrs-24.2.0/, a nested clone), and references found in that copy
+    scored as misses of every tool. A path under such a copy is mapped to the tracked file
+    it copies (same text) when that exists."""
+    try:
+        rel = module.resolve().relative_to(root)
+    except ValueError:
+        return None
+    parts = rel.parts
+    if len(parts) > 1 and parts[0] == root.name and not (root / rel).exists() \
+            and (root.joinpath(*parts[1:])).exists():
+        rel = Path(*parts[1:])
+    return rel.as_posix()
 
 
 class Mapper:
@@ -145,6 +162,15 @@ class Mapper:
             self._cache[path] = Enclosing(file_scopes) if file_scopes is not None else None
         return self._cache[path]
 
+    def tracked(self, path: str) -> str:
+        """A cached answer may name a file in a nested copy of the corpus (see
+        project_path): `attrs-24.2.0/src/attr/_make.py` is `src/attr/_make.py` when only
+        that is tracked."""
+        if path in self._texts or "/" not in path:
+            return path
+        rest = path.split("/", 1)[1]
+        return rest if rest in self._texts else path
+
     def caller(self, path: str, line: int) -> Caller:
         enc = self.enclosing(path)
         return Caller(path, enc.at(line) if enc else "<module>")
@@ -156,7 +182,7 @@ class Mapper:
         for ref in refs:
             if not ref.path.endswith(".py"):
                 continue
-            caller = self.caller(ref.path, ref.line)
+            caller = self.caller(self.tracked(ref.path), ref.line)
             if caller != exclude:
                 seen.setdefault(caller, None)
         return list(seen)

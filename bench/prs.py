@@ -1,6 +1,7 @@
 """Real pull requests (issue 17): release-to-release diffs of real projects, checked whole.
 
-    python bench/prs.py [--projects requests django ...] [--no-oracle] [--out bench/results]
+    python bench/prs.py [--projects requests django ...] [--no-oracle] [--scores-only]
+                        [--out bench/results]
 
 Each project's consecutive published releases (PyPI sdists; rxjs from npm, its sources as
 bench/tsleg.py keeps them) are committed in order into one git repository under
@@ -238,23 +239,35 @@ def _scope_of(sym: dict, texts: dict[str, str]):  # -> pysource.Scope | None
                     or sym["qualified_name"].endswith("." + s.qualname))]
     if not fitting:
         return None
-    return min(fitting, key=lambda s: (-len(s.qualname), abs(s.start - sym["line_start"])))
+    best = max(len(s.qualname) for s in fitting)
+    fitting = [s for s in fitting if len(s.qualname) == best]
+    if len({s.qualname for s in fitting}) == 1:
+        # `@overload` stubs, then the implementation: the last definition is the one that
+        # runs (jedi asked at a stub finds the stubs only: werkzeug's Headers.get).
+        return max(fitting, key=lambda s: s.start)
+    return min(fitting, key=lambda s: abs(s.start - sym["line_start"]))
 
 
 def run_diff(project: str, repo: Path, base: str, head: str, with_oracle: bool,
-             cache: oracle.OracleCache | None) -> DiffResult:
+             cache: oracle.OracleCache | None, scores_only: bool = False) -> DiffResult:
     result = DiffResult(project, base, head)
     shutil.rmtree(repo / ".git" / "maguyva-guard", ignore_errors=True)
     cold, payload = check(repo, base, head)
     if payload is None:
         result.error = (cold.stderr.strip().splitlines() or ["no JSON"])[-1][:300]
         return result
+    result.cold_seconds = round(cold.seconds, 2)
+    if scores_only:  # callers only: no index, no warm runs (their seconds stay 0)
+        summarise(result, payload)
+        if with_oracle and cache is not None and project in PYPI:
+            score_signatures(result, payload, release_tree(project, head), cache)
+        return result
     # Warm: the index complete (the semantic vectors are embedded within a time budget per
     # check, the rest on later runs; `index` embeds them all), then the same check again.
     measure.run([mg_bin(), "index", "--repo", str(repo)], repo, TIMEOUT)
     check(repo, base, head)
     warm, warm_payload = check(repo, base, head)
-    result.cold_seconds, result.warm_seconds = round(cold.seconds, 2), round(warm.seconds, 2)
+    result.warm_seconds = round(warm.seconds, 2)
     if warm_payload is not None:
         stats = warm_payload["stats"]
         result.warm_query_seconds = stats["query_seconds"]
@@ -323,6 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--projects", nargs="*", default=[*PYPI, *NPM])
     parser.add_argument("--no-oracle", action="store_true")
+    parser.add_argument("--scores-only", action="store_true",
+                        help="one cold check a diff: caller scores, no warm timings")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     args = parser.parse_args(argv)
     results: list[DiffResult] = []
@@ -331,7 +346,8 @@ def main(argv: list[str] | None = None) -> int:
         repo = history(project, versions)
         cache = None if args.no_oracle else oracle.OracleCache(f"prs-{project}")
         for base, head in zip(versions, versions[1:], strict=False):
-            result = run_diff(project, repo, base, head, not args.no_oracle, cache)
+            result = run_diff(project, repo, base, head, not args.no_oracle, cache,
+                              args.scores_only)
             print(row(result), flush=True)
             results.append(result)
     meta = {"date": datetime.date.today().isoformat(),

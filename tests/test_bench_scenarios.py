@@ -236,3 +236,32 @@ def _commit(repo: Path, files: dict[str, str]) -> None:
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
     subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
     subprocess.run(["git", *GIT_ENV, "commit", "-q", "-m", "x"], cwd=repo, check=True)
+
+
+def test_oracle_paths_with_the_root_folder_doubled_map_back_to_tracked_files(tmp_path: Path):
+    """jedi answered attrs references as ROOT/attrs-24.2.0/src/... (the sdist folder
+    doubled, a path that does not exist): each such caller scored as a miss of every tool."""
+    root = tmp_path / "attrs-24.2.0"
+    (root / "src" / "attr").mkdir(parents=True)
+    (root / "src" / "attr" / "_make.py").write_text("x = 1\n")
+    doubled = root / "attrs-24.2.0" / "src" / "attr" / "_make.py"
+    assert oracle.project_path(root, doubled) == "src/attr/_make.py"
+    assert oracle.project_path(root, root / "src" / "attr" / "_make.py") == "src/attr/_make.py"
+    assert oracle.project_path(root, tmp_path / "elsewhere.py") is None
+    mapper = Mapper({"src/attr/_make.py": "def f():\n    g()\n"})
+    refs = [Reference("attrs-24.2.0/src/attr/_make.py", 2, 4)]  # as cached answers hold it
+    assert mapper.callers(refs, Caller("src/attr/_make.py", "g")) == [
+        Caller("src/attr/_make.py", "f")]
+
+
+def test_prs_asks_the_oracle_at_the_implementation_not_an_overload_stub():
+    """werkzeug's Headers.get: five `@t.overload` stubs, then the implementation. Asked at
+    the first stub (nearest the changed symbol's first line), jedi found the stubs only."""
+    from bench import prs
+
+    text = ("import typing as t\n\nclass H:\n"
+            "    @t.overload\n    def get(self, k: str) -> str: ...\n"
+            "    @t.overload\n    def get(self, k: int) -> int: ...\n"
+            "    def get(self, k):\n        return k\n")
+    sym = {"path": "h.py", "kind": "method", "qualified_name": "h.H.get", "line_start": 4}
+    assert prs._scope_of(sym, {"h.py": text}).start == 8

@@ -76,6 +76,18 @@ def test_python_names_as_users_import_them(make_repo, layout):
         (f"{folder}/cli.py", f"{module}.cli.main", [f"{module}.config.parse"])]
 
 
+def test_json_links_name_the_changed_symbol_as_changed_symbols_do(make_repo):
+    """Each affected entry's `links[].changed_symbol` names a changed symbol "as in
+    `because_of`": it kept the `src.` path name while changed_symbols and because_of said
+    `widgets.config.parse`, so no link matched its changed symbol (bench/prs.py scored 0)."""
+    files, folder, module = LAYOUTS["src-layout (setuptools find where=src)"]
+    repo = make_repo(files)
+    edit(repo, f"{folder}/config.py", "def parse(text):", "def parse(text, strict=False):")
+    report = check_json(repo)
+    links = {(k["changed_symbol"], *k["via"]) for a in report["affected"] for k in a["links"]}
+    assert links == {("widgets.config.parse", "widgets.config.parse")}
+
+
 def test_every_format_uses_the_users_names(make_repo):
     files, folder, module = LAYOUTS["src-layout (setuptools find where=src)"]
     repo = make_repo(files)

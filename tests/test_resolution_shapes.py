@@ -159,3 +159,89 @@ def test_a_loop_over_a_typed_attribute_or_method_result_is_typed(make_repo) -> N
     assert sorted((a["symbol"], a["confidence"]) for a in report["affected"]) == [
         ("core.Command.again", "probable"), ("core.Command.complete", "probable")]
     assert report["complete"] is True
+
+
+def test_a_methods_first_parameter_plays_self_whatever_its_name(make_repo) -> None:
+    """click's `Context.forward(__self, __cmd, ...)` calls `__self.invoke(...)`."""
+    report = checked(make_repo, {"m.py": "class Ctx:\n    def invoke(self, cmd):\n"
+                                         "        return cmd\n\n"
+                                         "    def forward(__self, __cmd):\n"
+                                         "        return __self.invoke(__cmd)\n"},
+                     "m.py", "def invoke(self, cmd):", "def invoke(self, cmd, extra):")
+    assert direct(report) == {("m.py", 6): "exact"}
+
+
+
+FOREIGN_CALLERS = '''from typing import Mapping
+from wsgiref.types import WSGIEnvironment
+
+def a(environ: WSGIEnvironment):
+    return environ.get("X")
+
+def b(**kwargs):
+    return kwargs.get("x")
+
+def c(options: dict[str, str]):
+    return options.get("x")
+
+def d():
+    seen = {}
+    return seen.get("x")
+
+def e(obj):
+    return obj.get("x")
+
+def f(m: Mapping):
+    return m.get("x")
+
+def g(m: "Store | None"):
+    return m.get("x")
+'''
+
+
+def test_a_call_on_a_receiver_shown_to_be_of_an_outside_type_is_no_caller(make_repo) -> None:
+    """werkzeug: `environ.get(...)` with `environ: WSGIEnvironment` matched every `get` of
+    the repository by name. A builtin or imported concrete type, `**kwargs` and a literal
+    say the receiver is none of them; an unknown, abstract (Mapping) or union-typed
+    receiver stays an ambiguous caller."""
+    files = {"store.py": "class Store:\n    def get(self, key):\n        return key\n",
+             "other.py": "class Other:\n    def get(self, key):\n        return key\n",
+             "use.py": FOREIGN_CALLERS}
+    report = checked(make_repo, files, "store.py", "def get(self, key):",
+                     "def get(self, key, default):")
+    assert direct(report) == {("use.py", 18): "ambiguous", ("use.py", 21): "ambiguous",
+                              ("use.py", 24): "ambiguous"}
+
+
+PROPERTY_USE = '''from functools import cached_property
+
+from store import Store
+
+
+class Request:
+    @cached_property
+    def args(self) -> Store:
+        return Store()
+
+    @property
+    def form(self):
+        return Store()
+
+    def first(self):
+        return self.args.get("a")
+
+
+def view(request: Request):
+    return request.form.get("b")
+'''
+
+
+def test_a_property_is_typed_by_what_it_returns(make_repo) -> None:
+    """werkzeug: `request.args.get(...)` with `args` a cached_property `-> MultiDict`: the
+    receiver's type is the property's return type, not unknown (a name-only match)."""
+    files = {"store.py": "class Store:\n    def get(self, key):\n        return key\n",
+             "other.py": "class Other:\n    def get(self, key):\n        return key\n",
+             "req.py": PROPERTY_USE}
+    report = checked(make_repo, files, "store.py", "def get(self, key):",
+                     "def get(self, key, default):")
+    assert direct(report) == {("req.py", 16): "probable", ("req.py", 20): "probable"}

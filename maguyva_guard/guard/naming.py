@@ -34,6 +34,7 @@ from maguyva_guard.guard.risk import cause_names
 
 if TYPE_CHECKING:
     from maguyva_guard.guard.model import ImpactReport
+    from maguyva_guard.records import Affected
 
 PROJECT_FILES: Final = ("pyproject.toml", "setup.cfg", "setup.py", "package.json", "go.mod")
 MAX_PROJECT_FILES: Final = 200  # read at most this many (vendored trees can hold thousands)
@@ -283,10 +284,11 @@ def for_users(report: ImpactReport, roots: Roots) -> ImpactReport:
     def chain(names_: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(names.get(n, n) for n in names_)
 
-    return replace(
-        report, changed_symbols=changed,
-        affected=tuple(replace(a, because_of=chain(a.because_of), via=chain(a.via))
-                       for a in affected),
-        possible=tuple(replace(a, because_of=chain(a.because_of), via=chain(a.via))
-                       for a in possible),
-    )
+    def renamed(a: Affected) -> Affected:  # links name changed symbols as because_of does
+        links = tuple(replace(k, changed=names.get(k.changed, k.changed), via=chain(k.via))
+                      for k in a.links)
+        return replace(a, because_of=chain(a.because_of), via=chain(a.via), links=links)
+
+    return replace(report, changed_symbols=changed,
+                   affected=tuple(renamed(a) for a in affected),
+                   possible=tuple(renamed(a) for a in possible))

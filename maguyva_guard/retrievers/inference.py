@@ -38,12 +38,28 @@ class Inference:
         return self._globals[key]
 
     def receiver_variable(self: ResolverAPI, path: str, scope: str) -> str:
-        """Go: the receiver's name in `func (s *Server) Start()`, which plays `self`."""
-        if language_of(path) != "go":
+        """The name that plays `self` beside `self`/`cls`/`this`. Go: the receiver in
+        `func (s *Server) Start()`. Python: a method's first parameter whatever its name
+        (click's `def forward(__self, __cmd, ...)`), seen from closures inside it too;
+        not in a `@staticmethod`."""
+        language = language_of(path)
+        if language == "go":
+            fn = self.scope(path).enclosing_function(scope)
+            m = GO_RECEIVER.match(fn.signature) if fn is not None else None
+            return m.group(1) if m else ""
+        if language != "python":
             return ""
-        fn = self.scope(path).enclosing_function(scope)
-        m = GO_RECEIVER.match(fn.signature) if fn is not None else None
-        return m.group(1) if m else ""
+        fs = self.scope(path)
+        d = fs.by_qualified.get(scope)
+        while d is not None and d.kind not in CLASS_KINDS:
+            owner = fs.by_qualified.get(d.parent) if d.parent else None
+            if owner is not None and owner.kind in CLASS_KINDS:
+                if "@staticmethod" in d.signature:
+                    return ""
+                m = _FIRST_PARAMETER.search(d.signature)
+                return m.group(1) if m and m.group(1) not in SELF_NAMES else ""
+            d = owner
+        return ""
 
     def resolve_expression(self: ResolverAPI, path: str, scope: str, expr: str, hops: int = 0
     ) -> Entity | None:
@@ -69,7 +85,12 @@ class Inference:
                 return None
             entity = Entity("instance", path=path, definition=cls)
             if rest:
-                entity = self.attribute_type(cls, rest[0], hops + 1)
+                found = self.attribute_type(cls, rest[0], hops + 1)
+                if found is None:  # `self.prop`: a property's return type, else unknown
+                    prop = self.member(entity, rest[0], hops + 1)
+                    typed = _property_type(self, prop, hops + 1)
+                    found = typed if typed is not prop else None
+                entity = found
                 rest = rest[1:]
         else:
             entity = self.lookup_name(path, scope, head, hops + 1)
@@ -78,7 +99,7 @@ class Inference:
         for seg in rest:
             if entity is None:
                 return None
-            entity = self.member(entity, seg, hops + 1)
+            entity = _property_type(self, self.member(entity, seg, hops + 1), hops + 1)
         return entity
 
     def rust_module(self: ResolverAPI, path: str, expr: str) -> Entity | None:
@@ -314,6 +335,8 @@ _RETURN_ANNOTATION = re.compile(r"->\s*['\"]?([A-Za-z_][\w.]*)['\"]?\s*:?\s*$")
 
 
 
+# `def name(first` (after any decorators): a method's receiver parameter.
+_FIRST_PARAMETER = re.compile(r"\bdef\s+\w+\s*(?:\[[^\]]*\])?\s*\(\s*([A-Za-z_]\w*)")
 _RETURN_VALUE = re.compile(r"\s*return\b(.*?)(?:#.*)?$")
 
 
@@ -339,6 +362,18 @@ def _whole_call(value: str) -> str | None:
                 return m.group(1) if not value[i + 1:].strip() else None
     return m.group(1)  # the arguments run on to the next lines
 
+
+
+def _property_type(r: ResolverAPI, e: Entity | None, hops: int) -> Entity | None:
+    """`obj.prop` read through a `@property` / `@cached_property` method: the instance it
+    returns (see return_type), not the method itself; any other entity as it is."""
+    d = e.definition if e is not None else None
+    if d is None or d.kind != METHOD or not _PROPERTY.search(d.signature):
+        return e
+    return r.return_type(d, hops)
+
+
+_PROPERTY = re.compile(r"@(?:[\w.]*\.)?(?:property|cached_property)\b")
 
 
 def _instance(e: Entity | None) -> Entity | None:

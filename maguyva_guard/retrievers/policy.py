@@ -86,6 +86,8 @@ class Policy:
         if owner is None:
             if self.is_external(ref.path, ref.scope, receiver):
                 return UNRESOLVED  # `os.environ.get(...)`: a module outside the repository
+            if self.foreign_receiver(ref.path, ref.scope, receiver):
+                return UNRESOLVED  # `environ: WSGIEnvironment`, `d = {}`: see foreign.py
             return self.by_name(ref)
         e = self.member(owner, ref.name)
         if e is None and owner.kind != "module" and owner.definition is not None:

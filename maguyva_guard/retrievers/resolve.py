@@ -19,8 +19,9 @@ Each answer carries how sure it is:
 Resolution is lazy and per file: only files that mention the target's name are looked at,
 which is what keeps a query fast on a large repository without a whole-program pass.
 
-The resolver is composed of four parts, one job each: modnames.py (module names from
-paths), bindings.py (what a name means where), inference.py (types guessed from code) and
+The resolver is composed of five parts, one job each: modnames.py (module names from
+paths), bindings.py (what a name means where), inference.py (types guessed from code),
+foreign.py (receivers shown to be of a type outside the repository) and
 policy.py (how each kind of reference is resolved); resolution_base.py holds what they share.
 """
 
@@ -30,6 +31,7 @@ from collections.abc import Callable
 
 from maguyva_guard.records import Definition, Reference
 from maguyva_guard.retrievers.bindings import Bindings
+from maguyva_guard.retrievers.foreign import Foreign
 from maguyva_guard.retrievers.inference import Inference
 from maguyva_guard.retrievers.modnames import ModuleNaming
 from maguyva_guard.retrievers.policy import Policy
@@ -46,7 +48,7 @@ __all__ = ["ATTRIBUTE", "CLASS_KINDS", "Entity", "FileScope", "Resolution", "Res
            "SymbolSource"]
 
 
-class Resolver(Policy, Inference, Bindings, ModuleNaming):
+class Resolver(Policy, Inference, Foreign, Bindings, ModuleNaming):
     """Resolves references in one view of the repository (one set of files)."""
 
     def __init__(self, source: SymbolSource,
