@@ -131,15 +131,16 @@ def test_a_floor_division_change_is_a_change(repo):
         + " ".join(sel["reasons"])
 
 
-def test_a_test_module_importing_the_changed_module_runs_whole(repo):
-    stage(repo, {"tests/test_direct.py": "from app.core import add\n\n\ndef test_it():\n"
-                                         "    assert add(0, 0) == 0\n"})
+def test_a_test_module_importing_the_changed_module_runs_whole_when_no_call_resolves(repo):
+    # getattr by a string: no reference names half, so no chain leads to test_it.
+    stage(repo, {"tests/test_direct.py": "from app import core\n\n\ndef test_it():\n"
+                                         "    assert getattr(core, 'half')(2) == 1\n"})
     git(repo, "commit", "-q", "-m", "direct")
-    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    stage(repo, {"app/core.py": CORE.replace("n // 2", "n // 3")})
     direct = [t for t in selection(repo)["tests"] if t["path"] == "tests/test_direct.py"]
     assert direct == [{"id": "tests/test_direct.py", "path": "tests/test_direct.py",
-                       "symbol": "", "chain": ["tests/test_direct.py", "app.core.add"],
-                       "reason": "imports the module of app.core.add"}]
+                       "symbol": "", "chain": ["tests/test_direct.py", "app.core.half"],
+                       "reason": "imports the module of app.core.half"}]
 
 
 @pytest.mark.parametrize(("path", "text", "why"), [

@@ -55,6 +55,8 @@ if TYPE_CHECKING:
 MODULE: Final = MODULE_SYMBOL
 FALLBACK_CAUSE: Final = ":<module>"  # impact's `because_of` of a fallback search hit
 NO_SYMBOLS: Final = "no symbol support"
+# Declarations for type checkers (more.pyi beside more.py): never imported at run time.
+STUBS: Final = (".pyi", ".d.ts")
 
 
 def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *,
@@ -67,6 +69,8 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
     for a in (*report.affected, *report.possible):
         if any(b.endswith(FALLBACK_CAUSE) for b in a.because_of):
             continue  # a fallback search's text hit: the fallback above speaks for it
+        if a.path.endswith(STUBS):
+            continue  # a type stub's declaration: no test runs it
         called.update(a.because_of)
         if _caller(p, a, depth):
             reached.update(a.because_of)
@@ -229,20 +233,26 @@ def _fixture_users(p: Picker, home: TestFile, fixture: Definition,
 
 
 def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str]) -> None:
-    """Test modules importing the changed symbol's module. A symbol the graph found no
-    caller of is called in a way it cannot see (an override reached through its base
-    class, a dunder method, a callback, pickle): every test importing its module, through
-    any module, runs; and without such tests, every test."""
+    """Test modules importing the changed symbol's module, when the call graph did not
+    lead to tests (they were then selected one by one, with their chains). A symbol the
+    graph found no caller of is called in a way it cannot see (an override reached
+    through its base class, a dunder method, a callback, pickle): every test importing its
+    module, through any module, runs; and without such tests, every test."""
     if c.path in p.view.files or testfallbacks.is_prose(c.path):
         return
+    name = c.qualified_name
+    polymorphic = is_polymorphic(p.view, c)
     importers = p.importers(c.path)
     chain_end = c.qualified_name
     for path in importers:
-        p.file(path, (path, chain_end), f"imports the module of {c.qualified_name}")
-    name = c.qualified_name
+        if name not in reached or polymorphic:
+            p.file(path, (path, chain_end), f"imports the module of {name}")
+        elif c.name in p.view.files[path].names and not _chained(p, path, name):
+            p.file(path, (path, chain_end), f"imports the module of {name} and names "
+                   f"{c.name} where no call to it resolves")
     if p.run_all or c.change == "added":
         return
-    if is_polymorphic(p.view, c):
+    if polymorphic:
         reason = f"{name} is a method that calls reach without naming its class (a dunder," \
             " or an override called through a base class): the tests importing its module" \
             " (through any module) run"
@@ -258,6 +268,11 @@ def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str])
         p.say(reason)
     elif name not in reached:
         p.everything(f"no test reaches {name} through the call graph or imports")
+
+
+def _chained(p: Picker, path: str, name: str) -> bool:
+    """Whether a test of `path` was selected through a chain that ends at `name`."""
+    return any(t.path == path and t.chain and t.chain[-1] == name for t in p.picked.values())
 
 
 def _unanalysed(p: Picker, changed_paths: Sequence[str], report: ImpactReport) -> None:

@@ -1,0 +1,65 @@
+"""`maguyva-guard tests` where the trail from a changed symbol to its tests is easy to lose:
+type stubs, test modules importing the changed module itself. Each case selected far more
+than its tests before (every test module, through the package's re-exports)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import git
+from test_tests_to_run import CORE, FILES, chains, selection, stage
+
+ADD_CHAINS = {
+    "tests/test_add.py::test_add": ["tests.test_add.test_add", "app.core.add"],
+    "tests/test_add.py::test_add_param": ["tests.test_add.test_add_param", "app.core.add"],
+    "tests/test_total.py::test_total": ["tests.test_total.test_total", "app.core.total",
+                                        "app.core.add"],
+    "tests/test_total.py::test_fixture": ["tests.test_total.test_fixture",
+                                          "tests.conftest.three", "app.core.add"],
+    "tests/test_total.py::TestCalc::test_double": [
+        "tests.test_total.TestCalc.test_double", "app.core.Calc.double", "app.core.add"],
+}
+
+
+@pytest.fixture
+def repo(make_repo) -> Path:
+    return make_repo(FILES)
+
+
+def test_a_type_stub_declaring_the_changed_function_selects_no_test_module(repo):
+    # core.pyi declares add for type checkers: nothing runs it, so it leads to no test.
+    stage(repo, {"app/core.pyi": "def add(a: int, b: int) -> int: ...\n"
+                                 "def total(items: list[int]) -> int: ...\n"})
+    git(repo, "commit", "-q", "-m", "stubs")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    sel = selection(repo)
+    assert chains(sel) == ADD_CHAINS
+    assert sel["reasons"] == [] and sel["run_all"] is False
+
+
+def test_a_test_module_importing_the_changed_module_runs_the_tests_that_call_it(repo):
+    stage(repo, {"tests/test_direct.py": "from app.core import add, half\n\n\n"
+                                         "def test_it():\n    assert add(0, 0) == 0\n\n\n"
+                                         "def test_half():\n    assert half(2) == 1\n"})
+    git(repo, "commit", "-q", "-m", "direct")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    sel = selection(repo)
+    assert chains(sel) == {**ADD_CHAINS, "tests/test_direct.py::test_it": [
+        "tests.test_direct.test_it", "app.core.add"]}
+    assert sel["reasons"] == []
+
+
+def test_a_test_module_naming_the_changed_function_where_no_call_resolves_runs_whole(repo):
+    # `mod.add` on a module object the resolver cannot type: add is reached elsewhere, but
+    # not from this file, which imports its module and names it.
+    stage(repo, {"tests/test_direct.py": "import app.core\n\n\ndef test_it():\n"
+                                         "    mod = __import__('app.core').core\n"
+                                         "    assert mod.add(0, 0) == 0\n"})
+    git(repo, "commit", "-q", "-m", "direct")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    sel = selection(repo)
+    direct = {k: v for k, v in chains(sel).items() if k.startswith("tests/test_direct.py")}
+    assert direct == {"tests/test_direct.py": ["tests/test_direct.py", "app.core.add"]}
+    assert [t["reason"] for t in sel["tests"] if t["id"] == "tests/test_direct.py"] == [
+        "imports the module of app.core.add and names add where no call to it resolves"]
