@@ -190,18 +190,39 @@ def test_docs_alone_select_no_test(repo):
     assert (code, out, err) == (0, "", "maguyva-guard: no tests reach this change\n")
 
 
-def test_a_method_other_classes_define_too_runs_the_importers_of_its_module(repo):
-    # An override is called through its base class: no resolved edge names it.
-    stage(repo, {"app/shapes.py": "class Base:\n    def area(self):\n        return 0\n\n\n"
-                                  "class Square(Base):\n    def area(self):\n        return 4\n",
-                 "tests/test_shapes.py": "from app.shapes import Square\n\n\n"
-                                         "def test_area():\n    assert Square().area() == 4\n"})
+SHAPES = ("class Base:\n    def area(self):\n        return 0\n\n"
+          "    def describe(self):\n        return f'area {self.area()}'\n\n\n"
+          "class Square(Base):\n    def area(self):\n        return 4\n")
+
+
+def test_an_override_is_reached_through_the_callers_of_the_method_it_overrides(repo):
+    # self.area() in Base resolves to Base.area: Square().describe() runs Square.area.
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.shapes import Square\n",
+                 "app/shapes.py": SHAPES,
+                 "tests/test_shapes.py": "from app import Square\n\n\n"
+                                         "def test_describe():\n"
+                                         "    assert Square().describe() == 'area 4'\n\n\n"
+                                         "def test_type():\n    assert Square\n"})
     git(repo, "commit", "-q", "-m", "shapes")
-    stage(repo, {"app/shapes.py": "class Base:\n    def area(self):\n        return 0\n\n\n"
-                                  "class Square(Base):\n    def area(self):\n        return 5\n"})
+    stage(repo, {"app/shapes.py": SHAPES.replace("return 4", "return 5")})
+    sel = selection(repo)
+    assert chains(sel) == {"tests/test_shapes.py::test_describe": [
+        "tests.test_shapes.test_describe", "app.shapes.Base.describe", "app.shapes.Base.area",
+        "app.shapes.Square.area"]}
+    assert sel["reasons"] == []
+
+
+def test_a_special_method_runs_the_importers_of_its_module(repo):
+    # __repr__ is called by repr() and f-strings: no reference names it.
+    stage(repo, {"app/shapes.py": SHAPES + "\n    def __repr__(self):\n        return 'sq'\n",
+                 "tests/test_shapes.py": "from app.shapes import Square\n\n\n"
+                                         "def test_repr():\n    assert f'{Square()!r}'\n"})
+    git(repo, "commit", "-q", "-m", "shapes")
+    stage(repo, {"app/shapes.py": SHAPES + "\n    def __repr__(self):\n        return 'sq2'\n"})
     sel = selection(repo)
     assert [t["id"] for t in sel["tests"]] == ["tests/test_shapes.py"]
-    assert any("override called through a base class" in r for r in sel["reasons"])
+    assert any("a dunder, or an override called through a base class" in r
+               for r in sel["reasons"])
 
 
 def test_an_ambiguous_edge_runs_the_whole_test_file(repo):

@@ -63,3 +63,55 @@ def test_a_test_module_naming_the_changed_function_where_no_call_resolves_runs_w
     assert direct == {"tests/test_direct.py": ["tests/test_direct.py", "app.core.add"]}
     assert [t["reason"] for t in sel["tests"] if t["id"] == "tests/test_direct.py"] == [
         "imports the module of app.core.add and names add where no call to it resolves"]
+
+
+UNITS = ("class A:\n    def scale(self):\n        return 1\n\n\n"
+         "class B:\n    def scale(self):\n        return 2\n")
+
+
+def test_a_caller_reached_through_a_name_only_edge_leads_on_to_its_own_callers(repo):
+    # obj.scale() matches A.scale and B.scale by name only: the report stops at measure,
+    # and measure's callers lead to the one test that runs it.
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.use import report\n",
+                 "app/units.py": UNITS,
+                 "app/use.py": "from app.units import A\n\n\ndef measure(obj):\n"
+                               "    return obj.scale()\n\n\ndef report():\n"
+                               "    return measure(A())\n",
+                 "tests/test_use.py": "from app import report\n\n\ndef test_report():\n"
+                                      "    assert report() == 1\n"})
+    git(repo, "commit", "-q", "-m", "units")
+    stage(repo, {"app/units.py": UNITS.replace("return 1", "return 10")})
+    sel = selection(repo)
+    assert chains(sel) == {"tests/test_use.py::test_report": [
+        "tests.test_use.test_report", "app.use.report", "app.use.measure", "app.units.A.scale"]}
+    assert sel["reasons"] == [] and sel["run_all"] is False
+
+
+def test_a_module_level_wrapper_leads_to_the_uses_of_the_name_it_binds(repo):
+    # half_logged = logged(half): half runs wherever half_logged is called.
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.wrap import half_logged\n",
+                 "app/wrap.py": "from app.core import half\n\n\ndef logged(f):\n    return f\n\n\n"
+                                "half_logged = logged(half)\n",
+                 "tests/test_wrap.py": "from app import half_logged\n\n\ndef test_half():\n"
+                                       "    assert half_logged(4) == 2\n\n\ndef test_none():\n"
+                                       "    assert True\n"})
+    git(repo, "commit", "-q", "-m", "wrap")
+    stage(repo, {"app/core.py": CORE.replace("n // 2", "n // 3")})
+    sel = selection(repo)
+    assert chains(sel) == {"tests/test_wrap.py::test_half": [
+        "tests.test_wrap.test_half", "app.wrap.half_logged", "app.core.half"]}
+    assert sel["reasons"] == [] and sel["run_all"] is False
+
+
+def test_a_call_on_import_still_runs_the_tests_importing_its_module(repo):
+    # print(half(4)) runs when app.wrap is imported: no name to follow, every importer runs.
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app import wrap\n",
+                 "app/wrap.py": "from app.core import half\n\nprint(half(4))\n"})
+    git(repo, "commit", "-q", "-m", "wrap")
+    stage(repo, {"app/core.py": CORE.replace("n // 2", "n // 3")})
+    sel = selection(repo)
+    assert [t["id"] for t in sel["tests"]] == [
+        "tests/test_add.py", "tests/test_other.py", "tests/test_total.py"]
+    assert sel["reasons"][0] == ("module-level code of app/wrap.py is reached through a "
+                                 "module-level use (a call on import, an alias, a wrapper): "
+                                 "the tests importing it run")

@@ -36,6 +36,8 @@ class Picker:
     run_all: bool = False
     _by_name: dict[str, set[str]] | None = None
     handled: set[str] = field(default_factory=set)  # paths a broad rule answered for
+    # (path, symbol) of lost trails whose callers the graph was asked for (testtrails)
+    continued: frozenset[tuple[str, str]] = frozenset()
 
     def add(self, test: SelectedTest) -> None:
         prev = self.picked.get(test.id)
@@ -63,29 +65,37 @@ class Picker:
         """Test modules that import the module at `path` directly or through other modules
         (a package's `__init__` re-exporting it counts): every test that can run its code
         once the call graph has lost the trail."""
-        by_name = self._importers_by_name()
-        seen = {path}
-        todo = [path]
-        while todo:
-            for name in self.view.import_names.get(todo.pop(), frozenset()):
-                for importer in by_name.get(name, ()):
-                    if importer not in seen:
-                        seen.add(importer)
-                        todo.append(importer)
+        if self._by_name is None:
+            self._by_name = importers_by_name(self.view)
+        seen = reaching(self.view, path, self._by_name)
         modules = set(self.view.test_modules())
         return sorted(p for p in seen if p in modules)
 
-    def _importers_by_name(self) -> dict[str, set[str]]:
-        """Dotted name -> the files importing it or anything under it (importing
-        `pkg.mod.f` runs `pkg/__init__` and `pkg/mod` first)."""
-        if self._by_name is None:
-            self._by_name = {}
-            for importer, targets in self.view.imports.items():
-                for target in targets:
-                    parts = target.split(".")
-                    for i in range(1, len(parts) + 1):
-                        self._by_name.setdefault(".".join(parts[:i]), set()).add(importer)
-        return self._by_name
+
+def importers_by_name(view: TestView) -> dict[str, set[str]]:
+    """Dotted name -> the files importing it or anything under it (importing `pkg.mod.f`
+    runs `pkg/__init__` and `pkg/mod` first)."""
+    by_name: dict[str, set[str]] = {}
+    for importer, targets in view.imports.items():
+        for target in targets:
+            parts = target.split(".")
+            for i in range(1, len(parts) + 1):
+                by_name.setdefault(".".join(parts[:i]), set()).add(importer)
+    return by_name
+
+
+def reaching(view: TestView, path: str, by_name: dict[str, set[str]]) -> set[str]:
+    """The files that import the module at `path`, directly or through other modules,
+    and `path` itself."""
+    seen = {path}
+    todo = [path]
+    while todo:
+        for name in view.import_names.get(todo.pop(), frozenset()):
+            for importer in by_name.get(name, ()):
+                if importer not in seen:
+                    seen.add(importer)
+                    todo.append(importer)
+    return seen
 
 
 def enclosing_test(tf: TestFile, qualified_name: str) -> str | None:

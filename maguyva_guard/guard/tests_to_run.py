@@ -31,6 +31,7 @@ from maguyva_guard.guard.testpicker import (
     enclosing_test,
     node,
 )
+from maguyva_guard.guard.testtrails import STUBS, Trails
 from maguyva_guard.guard.testview import (
     TestFile,
     TestView,
@@ -55,18 +56,18 @@ if TYPE_CHECKING:
 MODULE: Final = MODULE_SYMBOL
 FALLBACK_CAUSE: Final = ":<module>"  # impact's `because_of` of a fallback search hit
 NO_SYMBOLS: Final = "no symbol support"
-# Declarations for type checkers (more.pyi beside more.py): never imported at run time.
-STUBS: Final = (".pyi", ".d.ts")
 
 
 def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *,
-           depth: int) -> TestSelection:
-    p = Picker(view)
+           depth: int, trails: Trails | None = None) -> TestSelection:
+    """`trails`: callers past the report's name-only edges (testtrails.continue_trails)."""
+    trails = trails or Trails()
+    p = Picker(view, continued=trails.continued)
     _changed_files(p, changed_paths, report.changed_symbols)
     _fallbacks(p, report.fallbacks)
     reached: set[str] = set()
     called: set[str] = set()  # changed symbols the graph found any caller of
-    for a in (*report.affected, *report.possible):
+    for a in (*report.affected, *report.possible, *trails.affected):
         if any(b.endswith(FALLBACK_CAUSE) for b in a.because_of):
             continue  # a fallback search's text hit: the fallback above speaks for it
         if a.path.endswith(STUBS):
@@ -75,7 +76,7 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
         if _caller(p, a, depth):
             reached.update(a.because_of)
     for c in report.changed_symbols:
-        _by_import(p, c, reached, called)
+        _by_import(p, c, reached, called, c.qualified_name in trails.settled)
     _unanalysed(p, changed_paths, report)
     _inherited(p)
     return TestSelection(() if p.run_all else _collapsed(p.picked), p.run_all, tuple(p.reasons))
@@ -160,7 +161,7 @@ def _caller(p: Picker, a: Affected, depth: int) -> bool:
         return False  # an import line: the import rule (_by_import) speaks for the module
     if tf is None:
         why = _lost_trail(a, depth)
-        if why:
+        if why and (a.path, a.symbol) not in p.continued:
             who = f"module-level code of {a.path}" if a.symbol == MODULE else a.symbol
             reason = f"{who} is reached through {why}: the tests importing it run"
             # Module level calls it on import or wraps it (a table, an alias, a decorator
@@ -232,16 +233,18 @@ def _fixture_users(p: Picker, home: TestFile, fixture: Definition,
     return found
 
 
-def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str]) -> None:
+def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
+               settled: bool = False) -> None:
     """Test modules importing the changed symbol's module, when the call graph did not
     lead to tests (they were then selected one by one, with their chains). A symbol the
     graph found no caller of is called in a way it cannot see (an override reached
     through its base class, a dunder method, a callback, pickle): every test importing its
-    module, through any module, runs; and without such tests, every test."""
+    module, through any module, runs; and without such tests, every test. `settled`: a
+    method sharing its name whose overridden methods' callers were followed (testtrails)."""
     if c.path in p.view.files or testfallbacks.is_prose(c.path):
         return
     name = c.qualified_name
-    polymorphic = is_polymorphic(p.view, c)
+    polymorphic = is_polymorphic(p.view, c) and not settled
     importers = p.importers(c.path)
     chain_end = c.qualified_name
     for path in importers:
