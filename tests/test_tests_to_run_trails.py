@@ -115,3 +115,18 @@ def test_a_call_on_import_still_runs_the_tests_importing_its_module(repo):
     assert sel["reasons"][0] == ("module-level code of app/wrap.py is reached through a "
                                  "module-level use (a call on import, an alias, a wrapper): "
                                  "the tests importing it run")
+
+
+def test_a_selected_test_method_selects_it_in_the_subclasses_of_its_class_too(repo):
+    # pytest runs TestAdd's tests again as TestSub's: TestSub::test_it runs add as well.
+    stage(repo, {"tests/test_sub.py": "from app import add\n\n\nclass TestAdd:\n"
+                                      "    def test_it(self):\n        assert add(1, 1) == 2\n\n"
+                                      "    def test_other(self):\n        assert True\n\n\n"
+                                      "class TestSub(TestAdd):\n    pass\n"})
+    git(repo, "commit", "-q", "-m", "sub")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    sub = {k: v for k, v in chains(selection(repo)).items() if k.startswith("tests/test_sub")}
+    assert sub == {
+        "tests/test_sub.py::TestAdd::test_it": ["tests.test_sub.TestAdd.test_it", "app.core.add"],
+        "tests/test_sub.py::TestSub::test_it": ["tests.test_sub.TestSub.test_it",
+                                                "tests.test_sub.TestAdd.test_it", "app.core.add"]}

@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Final
 
 from maguyva_guard.guard.testview import TestFile, TestView
-from maguyva_guard.records import Definition
+from maguyva_guard.records import CLASS, Definition
 
 CHAIN_SEP: Final = " -> "
+_CLASS_BASES: Final = re.compile(r"class\s+\w+\s*\((.*)\)", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -138,3 +140,44 @@ def imports(targets: frozenset[str], module: str) -> bool:
 
 def chain_text(test: SelectedTest) -> str:
     return CHAIN_SEP.join(test.chain)
+
+
+def inherited(p: Picker) -> None:
+    """A test class is collected again wherever another test module imports it (and runs in
+    its subclasses there): a selected method of a test class selects those modules whole,
+    and the same method of its subclasses in its own module."""
+    for t in list(p.picked.values()):
+        parts = t.id.split("::")
+        tf = p.view.files.get(t.path)
+        if len(parts) != 3 or tf is None:
+            continue
+        for sub in subclasses(tf, parts[1]):
+            local = f"{sub}.{parts[2]}"
+            p.add(SelectedTest(f"{t.path}::{sub}::{parts[2]}", t.path,
+                               f"{tf.prefix}.{local}" if tf.prefix else local,
+                               (f"{tf.prefix}.{local}" if tf.prefix else local, *t.chain)))
+    with_classes = {t.path for t in p.picked.values() if t.id.count("::") >= 2}
+    for path in sorted(with_classes):
+        for importer in p.importers(path):
+            if importer != path:
+                p.file(importer, (importer, path),
+                       f"imports a test class of {path}: its tests run there too")
+
+
+def subclasses(tf: TestFile, name: str) -> list[str]:
+    """The top-level classes of a test module that derive from class `name` there, at any
+    depth (`class TestCustom(TestDict)` runs TestDict's tests again)."""
+    bases = {}
+    for d in tf.definitions:
+        m = _CLASS_BASES.match(d.signature)
+        if d.kind == CLASS and not d.parent and m is not None:
+            bases[d.name] = {b.strip().rsplit(".", 1)[-1] for b in m.group(1).split(",")}
+    found: list[str] = []
+    todo = [name]
+    while todo:
+        parent = todo.pop()
+        for cls, of in bases.items():
+            if parent in of and cls not in found and cls != name:
+                found.append(cls)
+                todo.append(cls)
+    return found

@@ -29,6 +29,7 @@ from maguyva_guard.guard.testpicker import (
     chain_text,
     definition,
     enclosing_test,
+    inherited,
     node,
 )
 from maguyva_guard.guard.testtrails import STUBS, Trails
@@ -78,19 +79,8 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
     for c in report.changed_symbols:
         _by_import(p, c, reached, called, c.qualified_name in trails.settled)
     _unanalysed(p, changed_paths, report)
-    _inherited(p)
+    inherited(p)
     return TestSelection(() if p.run_all else _collapsed(p.picked), p.run_all, tuple(p.reasons))
-
-
-def _inherited(p: Picker) -> None:
-    """A test class is collected again wherever another test module imports it (and runs in
-    its subclasses there): a selected method of a test class selects those modules whole."""
-    with_classes = {t.path for t in p.picked.values() if t.id.count("::") >= 2}
-    for path in sorted(with_classes):
-        for importer in p.importers(path):
-            if importer != path:
-                p.file(importer, (importer, path),
-                       f"imports a test class of {path}: its tests run there too")
 
 
 def _collapsed(picked: dict[str, SelectedTest]) -> tuple[SelectedTest, ...]:
