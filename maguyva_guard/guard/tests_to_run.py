@@ -245,6 +245,8 @@ def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
                    f"{c.name} where no call to it resolves")
     if p.run_all or c.change == "added":
         return
+    if settled:
+        _named(p, c)
     if polymorphic:
         reason = f"{name} is a method that calls reach without naming its class (a dunder," \
             " or an override called through a base class): the tests importing its module" \
@@ -261,6 +263,17 @@ def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
         p.say(reason)
     elif name not in reached:
         p.everything(f"no test reaches {name} through the call graph or imports")
+
+
+def _named(p: Picker, c: ChangedSymbol) -> None:
+    """A method other classes define too, called on a receiver the graph cannot type
+    (`@cli.group()` on a group a decorator made): the test modules that can run its module
+    and name it where no chain reached it run whole."""
+    reason = f"names {c.name} on a receiver the graph cannot type, and can run " \
+        f"{c.qualified_name}: the whole file runs"
+    for path in p.reach(c.path):
+        if c.name in p.view.files[path].names and not _chained(p, path, c.qualified_name):
+            p.file(path, (path, c.qualified_name), reason)
 
 
 def _chained(p: Picker, path: str, name: str) -> bool:

@@ -18,6 +18,7 @@ fallback for it.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
@@ -41,8 +42,11 @@ if TYPE_CHECKING:
     from maguyva_guard.guard.model import ImpactReport
     from maguyva_guard.guard.testview import TestView
 
-# How many lost callers one selection continues: each is one graph walk (tens of ms).
-MAX_CONTINUED: Final = 48
+# How many lost callers one selection continues, and for how long: each is one graph walk
+# (tens of ms; seconds for a constructor called everywhere). Past either bound the trails
+# left stay lost, and their import-level fallback answers for them.
+MAX_CONTINUED: Final = 16
+CONTINUE_SECONDS: Final = 1.0
 MAX_ANCESTORS: Final = 32  # classes walked up from a changed method's class
 MAX_IMPORT_LINES: Final = 60  # how far up a parenthesized import's first line is looked for
 STUBS: Final = (".pyi", ".d.ts")  # declarations for type checkers: nothing runs them
@@ -94,7 +98,8 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
                 seen.add((seed.path, seed.symbol))
                 todo.append(seed)
         users = _BindingUsers(graph, store, view)
-        while todo and len(continued) < MAX_CONTINUED:
+        stop = time.perf_counter() + CONTINUE_SECONDS
+        while todo and len(continued) < MAX_CONTINUED and time.perf_counter() < stop:
             a = todo.pop(0)
             from_binding = a.symbol == MODULE_SYMBOL
             # A name bound and never used is a trail followed to its end: no test uses it.
