@@ -130,3 +130,27 @@ def test_a_selected_test_method_selects_it_in_the_subclasses_of_its_class_too(re
         "tests/test_sub.py::TestAdd::test_it": ["tests.test_sub.TestAdd.test_it", "app.core.add"],
         "tests/test_sub.py::TestSub::test_it": ["tests.test_sub.TestSub.test_it",
                                                 "tests.test_sub.TestAdd.test_it", "app.core.add"]}
+
+
+GROUPS = ("class Group:\n    def group(self):\n        return 'g'\n\n\n"
+          "class Other:\n    def group(self):\n        return 'o'\n\n\n"
+          "def make(f):\n    return Group()\n\n\ndef run():\n    return Group().group()\n")
+
+
+def test_a_method_called_on_a_receiver_a_decorator_made_runs_the_files_naming_it(repo):
+    # cli is whatever @make returned: cli.group() names Group.group on a receiver no type
+    # shows, so its file runs whole; the test module that does not name group does not.
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.cmd import make\n",
+                 "app/cmd.py": GROUPS,
+                 "tests/test_cmd.py": "from app import make\n\n\n@make\ndef cli():\n    pass\n"
+                                      "\n\ndef test_group():\n    assert cli.group() == 'g'\n",
+                 "tests/test_run.py": "from app.cmd import run\n\n\ndef test_run():\n"
+                                      "    assert run() == 'g'\n"})
+    git(repo, "commit", "-q", "-m", "cmd")
+    stage(repo, {"app/cmd.py": GROUPS.replace("return 'g'", "return 'G'")})
+    sel = selection(repo)
+    assert [(t["id"], t["reason"]) for t in sel["tests"]] == [
+        ("tests/test_cmd.py", "names group on a receiver the graph cannot type, and can run "
+                              "app.cmd.Group.group: the whole file runs"),
+        ("tests/test_run.py::test_run", "")]
+    assert sel["run_all"] is False
