@@ -3,7 +3,8 @@
     python -m bench.testwhy [--projects a,b] [--mutants 40] [--only KEY]
 
 No oracle needed: the mutants are drawn as bench/tests.py draws them (same seed), each is
-staged in the selection clone (bench/.cache/tests-select/<project>), and the selection is
+staged in a clone of its own (bench/.cache/tests-why/<project>: a `select` run may be using
+the selection's clone at the same time), and the selection is
 printed: how many test files it selects whole, how many single tests, whether it runs
 everything, and each reason with the number of test files it selected.
 """
@@ -13,10 +14,23 @@ from __future__ import annotations
 import argparse
 import subprocess
 from collections import Counter
+from pathlib import Path
 
-from bench import mutants
+from bench import corpus, mutants
 from bench.tests import PROJECTS, SEED, library_files
-from bench.testselect import _clone
+from bench.testsuite import Project
+
+WHY = corpus.CACHE / "tests-why"
+
+
+def _clone(project: Project) -> Path:
+    repo = corpus.ensure_repo(project.name, project.version)
+    work = WHY / project.label
+    if not (work / ".git").is_dir():
+        WHY.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["git", "clone", "-q", str(repo), str(work)], check=True)
+    subprocess.run(["git", "reset", "-q", "--hard"], cwd=work, check=True)
+    return work
 
 
 def _explain(work: object, verbose: bool) -> str:

@@ -30,10 +30,10 @@ from maguyva_guard.records import (
     AMBIGUOUS,
     IMPORT,
     INHERIT,
+    METHOD,
     MODULE_SYMBOL,
     PROBABLE,
     Affected,
-    ChangedSymbol,
     Link,
 )
 from maguyva_guard.retrievers.graph import CONSTRUCTORS, GraphRetriever
@@ -80,7 +80,11 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
     todo = [a for a in (*report.affected, *report.possible) if _needs_callers(a, view, depth)]
     methods = [m for m in report.changed_symbols if is_polymorphic(view, m)
                and not (m.name.startswith("__") and m.name not in CONSTRUCTORS)]
-    if not todo and not methods:
+    # callers on the way that override a method: reached through the base's method too
+    overriders = [a for a in (*report.affected, *report.possible)
+                  if a.kind == METHOD and a.path not in view.files and a.depth < depth
+                  and a.symbol.rsplit(".", 1)[-1] in view.shared_methods]
+    if not todo and not methods and not overriders:
         return Trails()
     found: dict[tuple[str, str], Affected] = {}
     continued: set[tuple[str, str]] = set()
@@ -88,12 +92,18 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
     with Store.open(repo) as store:
         graph = GraphRetriever(store)
         settled: set[str] = set()
+        seeds: list[Affected] = []
         for sym in methods:
-            overridden = _overridden(graph, store, sym)
-            if overridden is None:
-                continue
-            settled.add(sym.qualified_name)
-            for seed in overridden:
+            overridden = _overridden(graph, store, sym.path, sym.qualified_name,
+                                     (sym.qualified_name,), (sym.qualified_name,), 1)
+            if overridden is not None:
+                settled.add(sym.qualified_name)
+                seeds += overridden
+        for a in overriders:
+            seeds += _overridden(graph, store, a.path, a.symbol, (*a.via, a.symbol),
+                                 a.because_of, a.depth + 1) or []
+        for seed in seeds:
+            if (seed.path, seed.symbol) not in seen:
                 found[(seed.path, seed.symbol)] = seed
                 seen.add((seed.path, seed.symbol))
                 todo.append(seed)
@@ -120,13 +130,15 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
     return Trails(tuple(found.values()), frozenset(continued), frozenset(settled))
 
 
-def _overridden(graph: GraphRetriever, store: Store, c: ChangedSymbol) -> list[Affected] | None:
-    """The methods a changed method overrides in its class's ancestors (their callers
-    may run it: `self.m()` inside the base class resolves to the base's m), as entries
-    whose callers are still to be found; None when its class is not found."""
-    method = next((d for d in store.definitions(path=c.path)
-                   if d.qualified_name == c.qualified_name), None)
-    scope = graph.resolver.scope(c.path)
+def _overridden(graph: GraphRetriever, store: Store, path: str, qualified_name: str,
+                via: tuple[str, ...], because_of: tuple[str, ...],
+                depth: int) -> list[Affected] | None:
+    """The methods a method overrides in its class's ancestors (their callers may run it:
+    `self.m()` inside the base class resolves to the base's m), as entries whose callers
+    are still to be found; None when its class is not found."""
+    method = next((d for d in store.definitions(path=path)
+                   if d.qualified_name == qualified_name), None)
+    scope = graph.resolver.scope(path)
     cls = scope.by_qualified.get(method.parent) if method and method.parent else None
     if method is None or cls is None:
         return None
@@ -145,11 +157,10 @@ def _overridden(graph: GraphRetriever, store: Store, c: ChangedSymbol) -> list[A
                 own = graph.resolver.scope(base.path).children.get(
                     (base.qualified_name, method.name))
                 if own is not None:
-                    via = (c.qualified_name,)
                     out.append(Affected(
-                        own.path, own.qualified_name, own.line_start, own.kind, 0.0, 0.0, 1,
-                        (c.qualified_name,), (), "direct", AMBIGUOUS, via,
-                        links=(Link(c.qualified_name, 1, AMBIGUOUS, via),)))
+                        own.path, own.qualified_name, own.line_start, own.kind, 0.0, 0.0,
+                        depth, because_of, (), "direct", AMBIGUOUS, via,
+                        links=tuple(Link(c, depth, AMBIGUOUS, via) for c in because_of)))
     return out
 
 
