@@ -154,3 +154,25 @@ def test_a_method_called_on_a_receiver_a_decorator_made_runs_the_files_naming_it
                               "app.cmd.Group.group: the whole file runs"),
         ("tests/test_run.py::test_run", "")]
     assert sel["run_all"] is False
+
+
+SHAPES = ("def _fmt(n):\n    return n\n\n\n"
+          "class Base:\n    def area(self):\n        return 0\n\n"
+          "    def describe(self):\n        return f'area {self.area()}'\n\n\n"
+          "class Square(Base):\n    def area(self):\n        return _fmt(4)\n")
+
+
+def test_a_caller_that_overrides_a_method_leads_on_through_the_overridden_one(repo):
+    # _fmt's caller Square.area runs when Base.describe calls self.area().
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.shapes import Square\n",
+                 "app/shapes.py": SHAPES,
+                 "tests/test_shapes.py": "from app import Square\n\n\n"
+                                         "def test_describe():\n"
+                                         "    assert Square().describe() == 'area 4'\n"})
+    git(repo, "commit", "-q", "-m", "shapes")
+    stage(repo, {"app/shapes.py": SHAPES.replace("return n", "return n + 1")})
+    sel = selection(repo)
+    assert chains(sel) == {"tests/test_shapes.py::test_describe": [
+        "tests.test_shapes.test_describe", "app.shapes.Base.describe", "app.shapes.Base.area",
+        "app.shapes.Square.area", "app.shapes._fmt"]}
+    assert sel["reasons"] == []
