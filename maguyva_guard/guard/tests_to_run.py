@@ -1,11 +1,14 @@
-"""Which tests a change can break: a pure function of the impact report and the test view.
+"""Which tests a change can break: a pure function of the impact report, the test view and
+the trails followed past the report's name-only edges (testtrails.py).
 
 A test is selected, with the chain that selects it, when
-1. the call graph reaches it: an affected caller (any depth up to the bound) is a test
-   function, a method of a test class, or code inside one;
+1. the call graph reaches it: an affected caller (any depth up to the bound, or found past
+   a name-only edge, a module-level wrapper, an overridden method) is a test function, a
+   method of a test class (or of a subclass of it), or code inside one;
 2. it takes a fixture that reaches the change (a fixture is injected by parameter name, so
    no call edge leads from the test to it), transitively through fixtures;
-3. its module imports a changed module (file level: module-level use, dynamic dispatch).
+3. its module imports a changed module and no chain reached the changed symbol, or it
+   names the symbol where no call resolves (file level: dynamic dispatch).
 
 And, honestly, at file level or all tests, with the reason, when the graph cannot follow:
 an ambiguous edge (a name-only match), a caller at the depth bound, a module-level change,
