@@ -103,10 +103,11 @@ def test_a_module_level_wrapper_leads_to_the_uses_of_the_name_it_binds(repo):
     assert sel["reasons"] == [] and sel["run_all"] is False
 
 
-def test_a_call_on_import_still_runs_the_tests_importing_its_module(repo):
-    # print(half(4)) runs when app.wrap is imported: no name to follow, every importer runs.
+@pytest.mark.parametrize("line", ["print(half(4))", "VALUE = half(4)"])
+def test_a_call_on_import_still_runs_the_tests_importing_its_module(repo, line):
+    # half runs when app.wrap is imported (and may fail there): every importer runs.
     stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app import wrap\n",
-                 "app/wrap.py": "from app.core import half\n\nprint(half(4))\n"})
+                 "app/wrap.py": f"from app.core import half\n\n{line}\n"})
     git(repo, "commit", "-q", "-m", "wrap")
     stage(repo, {"app/core.py": CORE.replace("n // 2", "n // 3")})
     sel = selection(repo)

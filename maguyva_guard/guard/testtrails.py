@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 # (tens of ms; seconds for a constructor called everywhere). Past either bound the trails
 # left stay lost, and their import-level fallback answers for them.
 MAX_CONTINUED: Final = 16
-CONTINUE_SECONDS: Final = 1.0
+CONTINUE_CPU_SECONDS: Final = 0.4  # CPU time, not wall: a busy machine must not narrow it
 MAX_ANCESTORS: Final = 32  # classes walked up from a changed method's class
 MAX_IMPORT_LINES: Final = 60  # how far up a parenthesized import's first line is looked for
 STUBS: Final = (".pyi", ".d.ts")  # declarations for type checkers: nothing runs them
@@ -108,8 +108,8 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
                 seen.add((seed.path, seed.symbol))
                 todo.append(seed)
         users = _BindingUsers(graph, store, view)
-        stop = time.perf_counter() + CONTINUE_SECONDS
-        while todo and len(continued) < MAX_CONTINUED and time.perf_counter() < stop:
+        stop = time.process_time() + CONTINUE_CPU_SECONDS
+        while todo and len(continued) < MAX_CONTINUED and time.process_time() < stop:
             a = todo.pop(0)
             from_binding = a.symbol == MODULE_SYMBOL
             # A name bound and never used is a trail followed to its end: no test uses it.
@@ -136,8 +136,7 @@ def _overridden(graph: GraphRetriever, store: Store, path: str, qualified_name: 
     """The methods a method overrides in its class's ancestors (their callers may run it:
     `self.m()` inside the base class resolves to the base's m), as entries whose callers
     are still to be found; None when its class is not found."""
-    method = next((d for d in store.definitions(path=path)
-                   if d.qualified_name == qualified_name), None)
+    method = graph.resolver.scope(path).by_qualified.get(qualified_name)
     scope = graph.resolver.scope(path)
     cls = scope.by_qualified.get(method.parent) if method and method.parent else None
     if method is None or cls is None:
@@ -172,22 +171,18 @@ class _BindingUsers:
         self._by_name: dict[str, set[str]] | None = None
 
     def of(self, a: Affected) -> list[Affected] | None:
-        """None when the line binds no name."""
-        lines = self.graph.resolver.lines(a.path)
-        text = lines[a.line - 1] if 0 < a.line <= len(lines) else ""
-        callee = a.via[-1].rsplit(".", 1)[-1] if a.via else ""
-        if _in_import(lines, a.line) or (callee and re.match(
-                rf"\s*{re.escape(callee)}(?:\.\w+)+\s*=(?!=)", text)):
-            return []  # a name in an import, `f.__doc__ = ...`: nothing runs the change here
-        m = _BINDING.match(text)
-        if m is None:
-            return None  # a call on import, a decorator, a statement: no name to follow
+        """None when a module-level line using what `a` wraps binds no name. The report
+        keeps one line per module: every module-level line naming the same callee is read
+        (`_stdin = _cached(...)`, `_stdout = _cached(...)`)."""
+        names = self._bound(a)
+        if names is None:
+            return None
         if self._by_name is None:
             self._by_name = importers_by_name(self.view)
         files = reaching(self.view, a.path, self._by_name)
         module = module_name(a.path, "python")
         out = []
-        for name in (n.strip() for n in m.group(1).split(",")):
+        for name in names:
             binding = f"{module}.{name}"
             for ref in self.store.references(name=name):
                 if ref.kind == IMPORT or ref.path not in files or ref.path.endswith(STUBS) \
@@ -199,6 +194,38 @@ class _BindingUsers:
                     depth=a.depth + 1, confidence=PROBABLE, via=via, contributions=(),
                     links=tuple(Link(c, a.depth + 1, PROBABLE, via) for c in a.because_of)))
         return out
+
+    def _bound(self, a: Affected) -> list[str] | None:
+        """The names the module-level lines using `a`'s callee bind."""
+        lines = self.graph.resolver.lines(a.path)
+        parts = a.via[-1].split(".") if a.via else [""]
+        # what the line names: the function, or for a constructor its class
+        callee = parts[-2] if parts[-1] in CONSTRUCTORS and len(parts) > 1 else parts[-1]
+        wanted = {a.line}
+        if callee:
+            inside = [(d.line_start, d.line_end) for d in self.store.definitions(path=a.path)
+                      if not d.parent]
+            word = re.compile(rf"\b{re.escape(callee)}\b")
+            wanted |= {i + 1 for i, text in enumerate(lines) if word.search(text)
+                       and not any(lo <= i + 1 <= hi for lo, hi in inside)}
+        names: list[str] = []
+        for line in sorted(wanted):
+            text = lines[line - 1] if 0 < line <= len(lines) else ""
+            if _in_import(lines, line) or text.lstrip().startswith(("from ", "import ", "#")) \
+                    or (callee and re.match(rf"\s*{re.escape(callee)}(?:\.\w+)+\s*=(?!=)",
+                                            text)):
+                continue  # an import, `f.__doc__ = ...`: nothing runs the change here
+            if callee and re.search(rf"\b{re.escape(callee)}\s*\(", text):
+                return None  # called on import: the change may run for every importer
+            m = _BINDING.match(text)
+            if m is None:
+                if line == a.line:
+                    return None  # a call on import, a decorator: no name to follow
+                if text.strip() and text.lstrip()[:1] not in "\"')]}":
+                    return None  # another use on import that binds nothing
+                continue  # a line of a docstring or of a continued statement
+            names += [n.strip() for n in m.group(1).split(",")]
+        return names
 
 
 def _callers(graph: GraphRetriever, store: Store, a: Affected, depth: int) -> list[Affected]:
