@@ -368,5 +368,5 @@ def test_the_tests_step_writes_the_selection_to_its_outputs(make_repo, tmp_path)
     code, log, outputs = run_step("tests", repo, tmp_path, GUARD_PYTHON=sys.executable,
                                   BASE=base, PRESET="default", TESTS_FORMAT="pytest")
     assert code == 0, log
-    # the test module imports pkg.config itself: the whole module runs
-    assert outputs == {"tests": "tests/test_config.py", "tests-run-all": "false"}
+    # the call graph reaches test_parse through config.parse_config: that test runs
+    assert outputs == {"tests": "tests/test_config.py::test_parse", "tests-run-all": "false"}

@@ -131,15 +131,16 @@ def test_a_floor_division_change_is_a_change(repo):
         + " ".join(sel["reasons"])
 
 
-def test_a_test_module_importing_the_changed_module_runs_whole(repo):
-    stage(repo, {"tests/test_direct.py": "from app.core import add\n\n\ndef test_it():\n"
-                                         "    assert add(0, 0) == 0\n"})
+def test_a_test_module_importing_the_changed_module_runs_whole_when_no_call_resolves(repo):
+    # getattr by a string: no reference names half, so no chain leads to test_it.
+    stage(repo, {"tests/test_direct.py": "from app import core\n\n\ndef test_it():\n"
+                                         "    assert getattr(core, 'half')(2) == 1\n"})
     git(repo, "commit", "-q", "-m", "direct")
-    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    stage(repo, {"app/core.py": CORE.replace("n // 2", "n // 3")})
     direct = [t for t in selection(repo)["tests"] if t["path"] == "tests/test_direct.py"]
     assert direct == [{"id": "tests/test_direct.py", "path": "tests/test_direct.py",
-                       "symbol": "", "chain": ["tests/test_direct.py", "app.core.add"],
-                       "reason": "imports the module of app.core.add"}]
+                       "symbol": "", "chain": ["tests/test_direct.py", "app.core.half"],
+                       "reason": "imports the module of app.core.half"}]
 
 
 @pytest.mark.parametrize(("path", "text", "why"), [
@@ -189,18 +190,39 @@ def test_docs_alone_select_no_test(repo):
     assert (code, out, err) == (0, "", "maguyva-guard: no tests reach this change\n")
 
 
-def test_a_method_other_classes_define_too_runs_the_importers_of_its_module(repo):
-    # An override is called through its base class: no resolved edge names it.
-    stage(repo, {"app/shapes.py": "class Base:\n    def area(self):\n        return 0\n\n\n"
-                                  "class Square(Base):\n    def area(self):\n        return 4\n",
-                 "tests/test_shapes.py": "from app.shapes import Square\n\n\n"
-                                         "def test_area():\n    assert Square().area() == 4\n"})
+SHAPES = ("class Base:\n    def area(self):\n        return 0\n\n"
+          "    def describe(self):\n        return f'area {self.area()}'\n\n\n"
+          "class Square(Base):\n    def area(self):\n        return 4\n")
+
+
+def test_an_override_is_reached_through_the_callers_of_the_method_it_overrides(repo):
+    # self.area() in Base resolves to Base.area: Square().describe() runs Square.area.
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.shapes import Square\n",
+                 "app/shapes.py": SHAPES,
+                 "tests/test_shapes.py": "from app import Square\n\n\n"
+                                         "def test_describe():\n"
+                                         "    assert Square().describe() == 'area 4'\n\n\n"
+                                         "def test_type():\n    assert Square\n"})
     git(repo, "commit", "-q", "-m", "shapes")
-    stage(repo, {"app/shapes.py": "class Base:\n    def area(self):\n        return 0\n\n\n"
-                                  "class Square(Base):\n    def area(self):\n        return 5\n"})
+    stage(repo, {"app/shapes.py": SHAPES.replace("return 4", "return 5")})
+    sel = selection(repo)
+    assert chains(sel) == {"tests/test_shapes.py::test_describe": [
+        "tests.test_shapes.test_describe", "app.shapes.Base.describe", "app.shapes.Base.area",
+        "app.shapes.Square.area"]}
+    assert sel["reasons"] == []
+
+
+def test_a_special_method_runs_the_importers_of_its_module(repo):
+    # __repr__ is called by repr() and f-strings: no reference names it.
+    stage(repo, {"app/shapes.py": SHAPES + "\n    def __repr__(self):\n        return 'sq'\n",
+                 "tests/test_shapes.py": "from app.shapes import Square\n\n\n"
+                                         "def test_repr():\n    assert f'{Square()!r}'\n"})
+    git(repo, "commit", "-q", "-m", "shapes")
+    stage(repo, {"app/shapes.py": SHAPES + "\n    def __repr__(self):\n        return 'sq2'\n"})
     sel = selection(repo)
     assert [t["id"] for t in sel["tests"]] == ["tests/test_shapes.py"]
-    assert any("override called through a base class" in r for r in sel["reasons"])
+    assert any("a dunder, or an override called through a base class" in r
+               for r in sel["reasons"])
 
 
 def test_an_ambiguous_edge_runs_the_whole_test_file(repo):

@@ -16,7 +16,7 @@ from typing import Final
 from maguyva_guard import git
 from maguyva_guard.config import load_config
 from maguyva_guard.errors import FatalError
-from maguyva_guard.guard import impact, testview
+from maguyva_guard.guard import impact, testtrails, testview
 from maguyva_guard.guard.model import ImpactReport
 from maguyva_guard.guard.tests_to_run import TestSelection, chain_text, select
 from maguyva_guard.index import indexer
@@ -88,7 +88,8 @@ def selection_for(repo: str, result: ImpactReport, view: testview.TestView, *,
     revs = impact.revisions(repo, base, head)
     paths = sorted({p for f in git.diff_files(repo, revs.base, revs.head)
                     for p in (f.new_path, f.old_path) if p})
-    return select(result, paths, view, depth=depth)
+    trails = testtrails.continue_trails(repo, result, view, depth)
+    return select(result, paths, view, depth=depth, trails=trails)
 
 
 def render(selection: TestSelection, fmt: str) -> str:

@@ -4,7 +4,8 @@ Owns the change mapper (changes.py: changed lines to changed symbols), the impac
 (impact.py: the engine asked about each changed symbol, callers ranked), risk (risk.py) and
 the report model the analysis returns (model.py), and the tests to run (tests_to_run.py:
 the rules; testview.py: the test files read from the index; testpicker.py: the selection
-and its import-graph walks; testfallbacks.py: what selects tests without a call).
+and its import-graph walks; testfallbacks.py: what selects tests without a call;
+testtrails.py: the trails the report stops at, followed on for the tests).
 
 May import: the top-level basics, extract, embed, index, retrievers and search.
 """

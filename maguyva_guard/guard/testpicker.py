@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Final
 
 from maguyva_guard.guard.testview import TestFile, TestView
-from maguyva_guard.records import Definition
+from maguyva_guard.records import CLASS, Definition
 
 CHAIN_SEP: Final = " -> "
+_CLASS_BASES: Final = re.compile(r"class\s+\w+\s*\((.*)\)", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,8 @@ class Picker:
     run_all: bool = False
     _by_name: dict[str, set[str]] | None = None
     handled: set[str] = field(default_factory=set)  # paths a broad rule answered for
+    # (path, symbol) of lost trails whose callers the graph was asked for (testtrails)
+    continued: frozenset[tuple[str, str]] = frozenset()
 
     def add(self, test: SelectedTest) -> None:
         prev = self.picked.get(test.id)
@@ -63,29 +67,37 @@ class Picker:
         """Test modules that import the module at `path` directly or through other modules
         (a package's `__init__` re-exporting it counts): every test that can run its code
         once the call graph has lost the trail."""
-        by_name = self._importers_by_name()
-        seen = {path}
-        todo = [path]
-        while todo:
-            for name in self.view.import_names.get(todo.pop(), frozenset()):
-                for importer in by_name.get(name, ()):
-                    if importer not in seen:
-                        seen.add(importer)
-                        todo.append(importer)
+        if self._by_name is None:
+            self._by_name = importers_by_name(self.view)
+        seen = reaching(self.view, path, self._by_name)
         modules = set(self.view.test_modules())
         return sorted(p for p in seen if p in modules)
 
-    def _importers_by_name(self) -> dict[str, set[str]]:
-        """Dotted name -> the files importing it or anything under it (importing
-        `pkg.mod.f` runs `pkg/__init__` and `pkg/mod` first)."""
-        if self._by_name is None:
-            self._by_name = {}
-            for importer, targets in self.view.imports.items():
-                for target in targets:
-                    parts = target.split(".")
-                    for i in range(1, len(parts) + 1):
-                        self._by_name.setdefault(".".join(parts[:i]), set()).add(importer)
-        return self._by_name
+
+def importers_by_name(view: TestView) -> dict[str, set[str]]:
+    """Dotted name -> the files importing it or anything under it (importing `pkg.mod.f`
+    runs `pkg/__init__` and `pkg/mod` first)."""
+    by_name: dict[str, set[str]] = {}
+    for importer, targets in view.imports.items():
+        for target in targets:
+            parts = target.split(".")
+            for i in range(1, len(parts) + 1):
+                by_name.setdefault(".".join(parts[:i]), set()).add(importer)
+    return by_name
+
+
+def reaching(view: TestView, path: str, by_name: dict[str, set[str]]) -> set[str]:
+    """The files that import the module at `path`, directly or through other modules,
+    and `path` itself."""
+    seen = {path}
+    todo = [path]
+    while todo:
+        for name in view.import_names.get(todo.pop(), frozenset()):
+            for importer in by_name.get(name, ()):
+                if importer not in seen:
+                    seen.add(importer)
+                    todo.append(importer)
+    return seen
 
 
 def enclosing_test(tf: TestFile, qualified_name: str) -> str | None:
@@ -128,3 +140,44 @@ def imports(targets: frozenset[str], module: str) -> bool:
 
 def chain_text(test: SelectedTest) -> str:
     return CHAIN_SEP.join(test.chain)
+
+
+def inherited(p: Picker) -> None:
+    """A test class is collected again wherever another test module imports it (and runs in
+    its subclasses there): a selected method of a test class selects those modules whole,
+    and the same method of its subclasses in its own module."""
+    for t in list(p.picked.values()):
+        parts = t.id.split("::")
+        tf = p.view.files.get(t.path)
+        if len(parts) != 3 or tf is None:
+            continue
+        for sub in subclasses(tf, parts[1]):
+            local = f"{sub}.{parts[2]}"
+            p.add(SelectedTest(f"{t.path}::{sub}::{parts[2]}", t.path,
+                               f"{tf.prefix}.{local}" if tf.prefix else local,
+                               (f"{tf.prefix}.{local}" if tf.prefix else local, *t.chain)))
+    with_classes = {t.path for t in p.picked.values() if t.id.count("::") >= 2}
+    for path in sorted(with_classes):
+        for importer in p.importers(path):
+            if importer != path:
+                p.file(importer, (importer, path),
+                       f"imports a test class of {path}: its tests run there too")
+
+
+def subclasses(tf: TestFile, name: str) -> list[str]:
+    """The top-level classes of a test module that derive from class `name` there, at any
+    depth (`class TestCustom(TestDict)` runs TestDict's tests again)."""
+    bases = {}
+    for d in tf.definitions:
+        m = _CLASS_BASES.match(d.signature)
+        if d.kind == CLASS and not d.parent and m is not None:
+            bases[d.name] = {b.strip().rsplit(".", 1)[-1] for b in m.group(1).split(",")}
+    found: list[str] = []
+    todo = [name]
+    while todo:
+        parent = todo.pop()
+        for cls, of in bases.items():
+            if parent in of and cls not in found and cls != name:
+                found.append(cls)
+                todo.append(cls)
+    return found

@@ -1,11 +1,14 @@
-"""Which tests a change can break: a pure function of the impact report and the test view.
+"""Which tests a change can break: a pure function of the impact report, the test view and
+the trails followed past the report's name-only edges (testtrails.py).
 
 A test is selected, with the chain that selects it, when
-1. the call graph reaches it: an affected caller (any depth up to the bound) is a test
-   function, a method of a test class, or code inside one;
+1. the call graph reaches it: an affected caller (any depth up to the bound, or found past
+   a name-only edge, a module-level wrapper, an overridden method) is a test function, a
+   method of a test class (or of a subclass of it), or code inside one;
 2. it takes a fixture that reaches the change (a fixture is injected by parameter name, so
    no call edge leads from the test to it), transitively through fixtures;
-3. its module imports a changed module (file level: module-level use, dynamic dispatch).
+3. its module imports a changed module and no chain reached the changed symbol, or it
+   names the symbol where no call resolves (file level: dynamic dispatch).
 
 And, honestly, at file level or all tests, with the reason, when the graph cannot follow:
 an ambiguous edge (a name-only match), a caller at the depth bound, a module-level change,
@@ -29,8 +32,10 @@ from maguyva_guard.guard.testpicker import (
     chain_text,
     definition,
     enclosing_test,
+    inherited,
     node,
 )
+from maguyva_guard.guard.testtrails import STUBS, Trails
 from maguyva_guard.guard.testview import (
     TestFile,
     TestView,
@@ -58,34 +63,27 @@ NO_SYMBOLS: Final = "no symbol support"
 
 
 def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *,
-           depth: int) -> TestSelection:
-    p = Picker(view)
+           depth: int, trails: Trails | None = None) -> TestSelection:
+    """`trails`: callers past the report's name-only edges (testtrails.continue_trails)."""
+    trails = trails or Trails()
+    p = Picker(view, continued=trails.continued)
     _changed_files(p, changed_paths, report.changed_symbols)
     _fallbacks(p, report.fallbacks)
     reached: set[str] = set()
     called: set[str] = set()  # changed symbols the graph found any caller of
-    for a in (*report.affected, *report.possible):
+    for a in (*report.affected, *report.possible, *trails.affected):
         if any(b.endswith(FALLBACK_CAUSE) for b in a.because_of):
             continue  # a fallback search's text hit: the fallback above speaks for it
+        if a.path.endswith(STUBS):
+            continue  # a type stub's declaration: no test runs it
         called.update(a.because_of)
         if _caller(p, a, depth):
             reached.update(a.because_of)
     for c in report.changed_symbols:
-        _by_import(p, c, reached, called)
+        _by_import(p, c, reached, called, c.qualified_name in trails.settled)
     _unanalysed(p, changed_paths, report)
-    _inherited(p)
+    inherited(p)
     return TestSelection(() if p.run_all else _collapsed(p.picked), p.run_all, tuple(p.reasons))
-
-
-def _inherited(p: Picker) -> None:
-    """A test class is collected again wherever another test module imports it (and runs in
-    its subclasses there): a selected method of a test class selects those modules whole."""
-    with_classes = {t.path for t in p.picked.values() if t.id.count("::") >= 2}
-    for path in sorted(with_classes):
-        for importer in p.importers(path):
-            if importer != path:
-                p.file(importer, (importer, path),
-                       f"imports a test class of {path}: its tests run there too")
 
 
 def _collapsed(picked: dict[str, SelectedTest]) -> tuple[SelectedTest, ...]:
@@ -156,7 +154,7 @@ def _caller(p: Picker, a: Affected, depth: int) -> bool:
         return False  # an import line: the import rule (_by_import) speaks for the module
     if tf is None:
         why = _lost_trail(a, depth)
-        if why:
+        if why and (a.path, a.symbol) not in p.continued:
             who = f"module-level code of {a.path}" if a.symbol == MODULE else a.symbol
             reason = f"{who} is reached through {why}: the tests importing it run"
             # Module level calls it on import or wraps it (a table, an alias, a decorator
@@ -228,21 +226,31 @@ def _fixture_users(p: Picker, home: TestFile, fixture: Definition,
     return found
 
 
-def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str]) -> None:
-    """Test modules importing the changed symbol's module. A symbol the graph found no
-    caller of is called in a way it cannot see (an override reached through its base
-    class, a dunder method, a callback, pickle): every test importing its module, through
-    any module, runs; and without such tests, every test."""
+def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
+               settled: bool = False) -> None:
+    """Test modules importing the changed symbol's module, when the call graph did not
+    lead to tests (they were then selected one by one, with their chains). A symbol the
+    graph found no caller of is called in a way it cannot see (an override reached
+    through its base class, a dunder method, a callback, pickle): every test importing its
+    module, through any module, runs; and without such tests, every test. `settled`: a
+    method sharing its name whose overridden methods' callers were followed (testtrails)."""
     if c.path in p.view.files or testfallbacks.is_prose(c.path):
         return
+    name = c.qualified_name
+    polymorphic = is_polymorphic(p.view, c) and not settled
     importers = p.importers(c.path)
     chain_end = c.qualified_name
     for path in importers:
-        p.file(path, (path, chain_end), f"imports the module of {c.qualified_name}")
-    name = c.qualified_name
+        if name not in reached or polymorphic:
+            p.file(path, (path, chain_end), f"imports the module of {name}")
+        elif c.name in p.view.files[path].names and not _chained(p, path, name):
+            p.file(path, (path, chain_end), f"imports the module of {name} and names "
+                   f"{c.name} where no call to it resolves")
     if p.run_all or c.change == "added":
         return
-    if is_polymorphic(p.view, c):
+    if settled:
+        _named(p, c)
+    if polymorphic:
         reason = f"{name} is a method that calls reach without naming its class (a dunder," \
             " or an override called through a base class): the tests importing its module" \
             " (through any module) run"
@@ -258,6 +266,22 @@ def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str])
         p.say(reason)
     elif name not in reached:
         p.everything(f"no test reaches {name} through the call graph or imports")
+
+
+def _named(p: Picker, c: ChangedSymbol) -> None:
+    """A method other classes define too, called on a receiver the graph cannot type
+    (`@cli.group()` on a group a decorator made): the test modules that can run its module
+    and name it where no chain reached it run whole."""
+    reason = f"names {c.name} on a receiver the graph cannot type, and can run " \
+        f"{c.qualified_name}: the whole file runs"
+    for path in p.reach(c.path):
+        if c.name in p.view.files[path].names and not _chained(p, path, c.qualified_name):
+            p.file(path, (path, c.qualified_name), reason)
+
+
+def _chained(p: Picker, path: str, name: str) -> bool:
+    """Whether a test of `path` was selected through a chain that ends at `name`."""
+    return any(t.path == path and t.chain and t.chain[-1] == name for t in p.picked.values())
 
 
 def _unanalysed(p: Picker, changed_paths: Sequence[str], report: ImpactReport) -> None:

@@ -36,6 +36,7 @@ class TestFile:
     definitions: tuple[Definition, ...]
     imports: frozenset[str]  # absolute dotted targets of its import lines
     import_lines: frozenset[int] = frozenset()
+    names: frozenset[str] = frozenset()  # the names its references use (calls, attributes)
 
     @property
     def is_conftest(self) -> bool:
@@ -123,11 +124,13 @@ def load(store: Store) -> TestView:
             continue
         if not (is_test_module(path) or posixpath.basename(path) == CONFTEST):
             continue
-        refs = store.references(path=path, kinds=(IMPORT,))
+        every = store.references(path=path)
+        refs = [r for r in every if r.kind == IMPORT]
         imports = frozenset(resolver.absolute_import(path, r.target) for r in refs if r.target)
         files[path] = TestFile(path, info.language, module_name(path, info.language),
                                tuple(store.definitions(path=path)), imports,
-                               frozenset(r.line for r in refs))
+                               frozenset(r.line for r in refs),
+                               frozenset(r.name for r in every if r.kind != IMPORT))
     names = {path: frozenset({dotted, module_name(path, "python")})
              for path, dotted in resolver.module_of_path.items()}
     targets: dict[str, set[str]] = {}

@@ -1,0 +1,263 @@
+"""Trails the impact report stops at, continued for the tests' sake.
+
+The report's graph walk does not fan out past a name-only edge: `param.get_help_record()`
+on a receiver of unknown type matches every class's get_help_record, and following each
+candidate's callers would drown the report in guesses. A test selection has the opposite
+need: a caller in the code under test reached through such an edge still runs the change
+for whoever calls *it*, and without its callers the only honest answer left is "every test
+that imports its module through any module", which, through a package's `__init__`
+re-exports, is every test.
+
+So each such caller (in the code under test, not a test file) is asked for its own callers,
+through the same graph, to the depth left of the bound; a caller found that way through a
+name-only edge again is continued in turn, up to MAX_CONTINUED callers per selection. A
+trail whose caller has no caller at all stays lost: the selection keeps its import-level
+fallback for it.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Final
+
+from maguyva_guard.extract.languages import module_name
+from maguyva_guard.guard.testpicker import importers_by_name, reaching
+from maguyva_guard.guard.testview import is_polymorphic
+from maguyva_guard.index.store import Store
+from maguyva_guard.records import (
+    AMBIGUOUS,
+    IMPORT,
+    INHERIT,
+    METHOD,
+    MODULE_SYMBOL,
+    PROBABLE,
+    Affected,
+    Link,
+)
+from maguyva_guard.retrievers.graph import CONSTRUCTORS, GraphRetriever
+
+if TYPE_CHECKING:
+    from maguyva_guard.guard.model import ImpactReport
+    from maguyva_guard.guard.testview import TestView
+
+# How many lost callers one selection continues, and for how long: each is one graph walk
+# (tens of ms; seconds for a constructor called everywhere). Past either bound the trails
+# left stay lost, and their import-level fallback answers for them.
+MAX_CONTINUED: Final = 16
+CONTINUE_CPU_SECONDS: Final = 0.4  # CPU time, not wall: a busy machine must not narrow it
+MAX_ANCESTORS: Final = 32  # classes walked up from a changed method's class
+MAX_IMPORT_LINES: Final = 60  # how far up a parenthesized import's first line is looked for
+STUBS: Final = (".pyi", ".d.ts")  # declarations for type checkers: nothing runs them
+# `name = ...`, `a, b = ...`, `name: T = ...` on a module-level line (maybe in an `if`).
+_BINDING: Final = re.compile(r"^\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*(?::[^=]*)?=(?!=)")
+
+
+@dataclass(frozen=True)
+class Trails:
+    """Callers found past the report's name-only edges, and the (path, symbol) of each
+    caller whose trail they continue (its import-level fallback is then not needed)."""
+
+    affected: tuple[Affected, ...] = ()
+    continued: frozenset[tuple[str, str]] = frozenset()
+    # changed methods sharing their name whose overridden methods' callers were asked for
+    settled: frozenset[str] = frozenset()
+
+
+def _needs_callers(a: Affected, view: TestView, depth: int) -> bool:
+    """Whether `a`, a caller in the code under test, is one the graph did not follow
+    further: reached through a name-only edge, or module-level code outside an import
+    line, inside the depth bound."""
+    if a.path in view.files or a.path.endswith(STUBS) or a.depth >= depth:
+        return False
+    if a.symbol == MODULE_SYMBOL:
+        return a.line not in view.import_lines.get(a.path, frozenset())
+    return a.confidence == AMBIGUOUS
+
+
+def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int) -> Trails:
+    todo = [a for a in (*report.affected, *report.possible) if _needs_callers(a, view, depth)]
+    methods = [m for m in report.changed_symbols if is_polymorphic(view, m)
+               and not (m.name.startswith("__") and m.name not in CONSTRUCTORS)]
+    # callers on the way that override a method: reached through the base's method too
+    overriders = [a for a in (*report.affected, *report.possible)
+                  if a.kind == METHOD and a.path not in view.files and a.depth < depth
+                  and a.symbol.rsplit(".", 1)[-1] in view.shared_methods]
+    if not todo and not methods and not overriders:
+        return Trails()
+    found: dict[tuple[str, str], Affected] = {}
+    continued: set[tuple[str, str]] = set()
+    seen = {(a.path, a.symbol) for a in todo}
+    with Store.open(repo) as store:
+        graph = GraphRetriever(store)
+        settled: set[str] = set()
+        seeds: list[Affected] = []
+        for sym in methods:
+            overridden = _overridden(graph, store, sym.path, sym.qualified_name,
+                                     (sym.qualified_name,), (sym.qualified_name,), 1)
+            if overridden is not None:
+                settled.add(sym.qualified_name)
+                seeds += overridden
+        for a in overriders:
+            seeds += _overridden(graph, store, a.path, a.symbol, (*a.via, a.symbol),
+                                 a.because_of, a.depth + 1) or []
+        for seed in seeds:
+            if (seed.path, seed.symbol) not in seen:
+                found[(seed.path, seed.symbol)] = seed
+                seen.add((seed.path, seed.symbol))
+                todo.append(seed)
+        users = _BindingUsers(graph, store, view)
+        stop = time.process_time() + CONTINUE_CPU_SECONDS
+        while todo and len(continued) < MAX_CONTINUED and time.process_time() < stop:
+            a = todo.pop(0)
+            from_binding = a.symbol == MODULE_SYMBOL
+            # A name bound and never used is a trail followed to its end: no test uses it.
+            callers = users.of(a) if from_binding else _callers(graph, store, a, depth) or None
+            if callers is None:
+                continue
+            continued.add((a.path, a.symbol))
+            for c in callers:
+                key = (c.path, c.symbol)
+                prev = found.get(key)
+                if prev is None or c.depth < prev.depth:
+                    found[key] = c
+                more = from_binding or c.confidence == AMBIGUOUS or c.symbol == MODULE_SYMBOL
+                if more and key not in seen and _needs_callers(
+                        replace(c, confidence=AMBIGUOUS), view, depth):
+                    seen.add(key)
+                    todo.append(c)
+    return Trails(tuple(found.values()), frozenset(continued), frozenset(settled))
+
+
+def _overridden(graph: GraphRetriever, store: Store, path: str, qualified_name: str,
+                via: tuple[str, ...], because_of: tuple[str, ...],
+                depth: int) -> list[Affected] | None:
+    """The methods a method overrides in its class's ancestors (their callers may run it:
+    `self.m()` inside the base class resolves to the base's m), as entries whose callers
+    are still to be found; None when its class is not found."""
+    method = graph.resolver.scope(path).by_qualified.get(qualified_name)
+    scope = graph.resolver.scope(path)
+    cls = scope.by_qualified.get(method.parent) if method and method.parent else None
+    if method is None or cls is None:
+        return None
+    out = []
+    todo, seen = [cls], {(cls.path, cls.qualified_name)}
+    while todo and len(seen) <= MAX_ANCESTORS:
+        sub = todo.pop()
+        for ref in store.references(path=sub.path, kinds=(INHERIT,)):
+            if ref.scope != sub.qualified_name:
+                continue
+            for base in graph.resolver.resolve(ref).definitions:
+                if (base.path, base.qualified_name) in seen:
+                    continue
+                seen.add((base.path, base.qualified_name))
+                todo.append(base)
+                own = graph.resolver.scope(base.path).children.get(
+                    (base.qualified_name, method.name))
+                if own is not None:
+                    out.append(Affected(
+                        own.path, own.qualified_name, own.line_start, own.kind, 0.0, 0.0,
+                        depth, because_of, (), "direct", AMBIGUOUS, via,
+                        links=tuple(Link(c, depth, AMBIGUOUS, via) for c in because_of)))
+    return out
+
+
+class _BindingUsers:
+    """The uses of the names a module-level line binds, as callers of what it wraps."""
+
+    def __init__(self, graph: GraphRetriever, store: Store, view: TestView) -> None:
+        self.graph, self.store, self.view = graph, store, view
+        self._by_name: dict[str, set[str]] | None = None
+
+    def of(self, a: Affected) -> list[Affected] | None:
+        """None when a module-level line using what `a` wraps binds no name. The report
+        keeps one line per module: every module-level line naming the same callee is read
+        (`_stdin = _cached(...)`, `_stdout = _cached(...)`)."""
+        names = self._bound(a)
+        if names is None:
+            return None
+        if self._by_name is None:
+            self._by_name = importers_by_name(self.view)
+        files = reaching(self.view, a.path, self._by_name)
+        module = module_name(a.path, "python")
+        out = []
+        for name in names:
+            binding = f"{module}.{name}"
+            for ref in self.store.references(name=name):
+                if ref.kind == IMPORT or ref.path not in files or ref.path.endswith(STUBS) \
+                        or (ref.path == a.path and not ref.scope):
+                    continue
+                via = (*a.via, binding)
+                out.append(replace(
+                    a, path=ref.path, symbol=ref.scope or MODULE_SYMBOL, line=ref.line,
+                    depth=a.depth + 1, confidence=PROBABLE, via=via, contributions=(),
+                    links=tuple(Link(c, a.depth + 1, PROBABLE, via) for c in a.because_of)))
+        return out
+
+    def _bound(self, a: Affected) -> list[str] | None:
+        """The names the module-level lines using `a`'s callee bind."""
+        lines = self.graph.resolver.lines(a.path)
+        parts = a.via[-1].split(".") if a.via else [""]
+        # what the line names: the function, or for a constructor its class
+        callee = parts[-2] if parts[-1] in CONSTRUCTORS and len(parts) > 1 else parts[-1]
+        wanted = {a.line}
+        if callee:
+            inside = [(d.line_start, d.line_end) for d in self.store.definitions(path=a.path)
+                      if not d.parent]
+            word = re.compile(rf"\b{re.escape(callee)}\b")
+            wanted |= {i + 1 for i, text in enumerate(lines) if word.search(text)
+                       and not any(lo <= i + 1 <= hi for lo, hi in inside)}
+        names: list[str] = []
+        for line in sorted(wanted):
+            text = lines[line - 1] if 0 < line <= len(lines) else ""
+            if _in_import(lines, line) or text.lstrip().startswith(("from ", "import ", "#")) \
+                    or (callee and re.match(rf"\s*{re.escape(callee)}(?:\.\w+)+\s*=(?!=)",
+                                            text)):
+                continue  # an import, `f.__doc__ = ...`: nothing runs the change here
+            if callee and re.search(rf"\b{re.escape(callee)}\s*\(", text):
+                return None  # called on import: the change may run for every importer
+            m = _BINDING.match(text)
+            if m is None:
+                if line == a.line:
+                    return None  # a call on import, a decorator: no name to follow
+                if text.strip() and text.lstrip()[:1] not in "\"')]}":
+                    return None  # another use on import that binds nothing
+                continue  # a line of a docstring or of a continued statement
+            names += [n.strip() for n in m.group(1).split(",")]
+        return names
+
+
+def _callers(graph: GraphRetriever, store: Store, a: Affected, depth: int) -> list[Affected]:
+    """`a`'s own callers, as affected entries of `a`'s changed symbols, their chains
+    running on from `a`'s."""
+    target = next((d for d in store.definitions(path=a.path) if d.qualified_name == a.symbol),
+                  None)
+    if target is None:
+        return []
+    out = []
+    for e in graph.callers(target, depth - a.depth):
+        if e.ref.path.endswith(STUBS):
+            continue
+        conf = e.confidence
+        via = (*a.via, *e.via)
+        out.append(replace(
+            a, path=e.ref.path, symbol=e.caller, line=e.ref.line, depth=a.depth + e.depth,
+            confidence=conf, via=via, contributions=(),
+            links=tuple(Link(c, a.depth + e.depth, conf, via) for c in a.because_of)))
+    return out
+
+
+def _in_import(lines: list[str], line: int) -> bool:
+    """Whether `line` (1-based) continues a parenthesized `from m import (...)` (the index
+    marks an import's first line only)."""
+    opened = 0
+    for i in range(line - 2, max(-1, line - 2 - MAX_IMPORT_LINES), -1):
+        text = lines[i] if 0 <= i < len(lines) else ""
+        opened += text.count("(") - text.count(")")
+        stripped = text.lstrip()
+        if stripped.startswith(("from ", "import ")):
+            return opened > 0
+        if text[:1].strip():
+            return False  # another statement starts at column 0
+    return False

@@ -1,0 +1,179 @@
+"""`maguyva-guard tests` where the trail from a changed symbol to its tests is easy to lose:
+type stubs, test modules importing the changed module itself. Each case selected far more
+than its tests before (every test module, through the package's re-exports)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import git
+from test_tests_to_run import CORE, FILES, chains, selection, stage
+
+ADD_CHAINS = {
+    "tests/test_add.py::test_add": ["tests.test_add.test_add", "app.core.add"],
+    "tests/test_add.py::test_add_param": ["tests.test_add.test_add_param", "app.core.add"],
+    "tests/test_total.py::test_total": ["tests.test_total.test_total", "app.core.total",
+                                        "app.core.add"],
+    "tests/test_total.py::test_fixture": ["tests.test_total.test_fixture",
+                                          "tests.conftest.three", "app.core.add"],
+    "tests/test_total.py::TestCalc::test_double": [
+        "tests.test_total.TestCalc.test_double", "app.core.Calc.double", "app.core.add"],
+}
+
+
+@pytest.fixture
+def repo(make_repo) -> Path:
+    return make_repo(FILES)
+
+
+def test_a_type_stub_declaring_the_changed_function_selects_no_test_module(repo):
+    # core.pyi declares add for type checkers: nothing runs it, so it leads to no test.
+    stage(repo, {"app/core.pyi": "def add(a: int, b: int) -> int: ...\n"
+                                 "def total(items: list[int]) -> int: ...\n"})
+    git(repo, "commit", "-q", "-m", "stubs")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    sel = selection(repo)
+    assert chains(sel) == ADD_CHAINS
+    assert sel["reasons"] == [] and sel["run_all"] is False
+
+
+def test_a_test_module_importing_the_changed_module_runs_the_tests_that_call_it(repo):
+    stage(repo, {"tests/test_direct.py": "from app.core import add, half\n\n\n"
+                                         "def test_it():\n    assert add(0, 0) == 0\n\n\n"
+                                         "def test_half():\n    assert half(2) == 1\n"})
+    git(repo, "commit", "-q", "-m", "direct")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    sel = selection(repo)
+    assert chains(sel) == {**ADD_CHAINS, "tests/test_direct.py::test_it": [
+        "tests.test_direct.test_it", "app.core.add"]}
+    assert sel["reasons"] == []
+
+
+def test_a_test_module_naming_the_changed_function_where_no_call_resolves_runs_whole(repo):
+    # `mod.add` on a module object the resolver cannot type: add is reached elsewhere, but
+    # not from this file, which imports its module and names it.
+    stage(repo, {"tests/test_direct.py": "import app.core\n\n\ndef test_it():\n"
+                                         "    mod = __import__('app.core').core\n"
+                                         "    assert mod.add(0, 0) == 0\n"})
+    git(repo, "commit", "-q", "-m", "direct")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    sel = selection(repo)
+    direct = {k: v for k, v in chains(sel).items() if k.startswith("tests/test_direct.py")}
+    assert direct == {"tests/test_direct.py": ["tests/test_direct.py", "app.core.add"]}
+    assert [t["reason"] for t in sel["tests"] if t["id"] == "tests/test_direct.py"] == [
+        "imports the module of app.core.add and names add where no call to it resolves"]
+
+
+UNITS = ("class A:\n    def scale(self):\n        return 1\n\n\n"
+         "class B:\n    def scale(self):\n        return 2\n")
+
+
+def test_a_caller_reached_through_a_name_only_edge_leads_on_to_its_own_callers(repo):
+    # obj.scale() matches A.scale and B.scale by name only: the report stops at measure,
+    # and measure's callers lead to the one test that runs it.
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.use import report\n",
+                 "app/units.py": UNITS,
+                 "app/use.py": "from app.units import A\n\n\ndef measure(obj):\n"
+                               "    return obj.scale()\n\n\ndef report():\n"
+                               "    return measure(A())\n",
+                 "tests/test_use.py": "from app import report\n\n\ndef test_report():\n"
+                                      "    assert report() == 1\n"})
+    git(repo, "commit", "-q", "-m", "units")
+    stage(repo, {"app/units.py": UNITS.replace("return 1", "return 10")})
+    sel = selection(repo)
+    assert chains(sel) == {"tests/test_use.py::test_report": [
+        "tests.test_use.test_report", "app.use.report", "app.use.measure", "app.units.A.scale"]}
+    assert sel["reasons"] == [] and sel["run_all"] is False
+
+
+def test_a_module_level_wrapper_leads_to_the_uses_of_the_name_it_binds(repo):
+    # half_logged = logged(half): half runs wherever half_logged is called.
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.wrap import half_logged\n",
+                 "app/wrap.py": "from app.core import half\n\n\ndef logged(f):\n    return f\n\n\n"
+                                "half_logged = logged(half)\n",
+                 "tests/test_wrap.py": "from app import half_logged\n\n\ndef test_half():\n"
+                                       "    assert half_logged(4) == 2\n\n\ndef test_none():\n"
+                                       "    assert True\n"})
+    git(repo, "commit", "-q", "-m", "wrap")
+    stage(repo, {"app/core.py": CORE.replace("n // 2", "n // 3")})
+    sel = selection(repo)
+    assert chains(sel) == {"tests/test_wrap.py::test_half": [
+        "tests.test_wrap.test_half", "app.wrap.half_logged", "app.core.half"]}
+    assert sel["reasons"] == [] and sel["run_all"] is False
+
+
+@pytest.mark.parametrize("line", ["print(half(4))", "VALUE = half(4)"])
+def test_a_call_on_import_still_runs_the_tests_importing_its_module(repo, line):
+    # half runs when app.wrap is imported (and may fail there): every importer runs.
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app import wrap\n",
+                 "app/wrap.py": f"from app.core import half\n\n{line}\n"})
+    git(repo, "commit", "-q", "-m", "wrap")
+    stage(repo, {"app/core.py": CORE.replace("n // 2", "n // 3")})
+    sel = selection(repo)
+    assert [t["id"] for t in sel["tests"]] == [
+        "tests/test_add.py", "tests/test_other.py", "tests/test_total.py"]
+    assert any(r.endswith("the tests importing it run")  # the module-level use
+               or r.endswith("the tests importing its module (through any module) run")
+               for r in sel["reasons"])  # (VALUE is a constant the index defines)
+
+
+def test_a_selected_test_method_selects_it_in_the_subclasses_of_its_class_too(repo):
+    # pytest runs TestAdd's tests again as TestSub's: TestSub::test_it runs add as well.
+    stage(repo, {"tests/test_sub.py": "from app import add\n\n\nclass TestAdd:\n"
+                                      "    def test_it(self):\n        assert add(1, 1) == 2\n\n"
+                                      "    def test_other(self):\n        assert True\n\n\n"
+                                      "class TestSub(TestAdd):\n    pass\n"})
+    git(repo, "commit", "-q", "-m", "sub")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    sub = {k: v for k, v in chains(selection(repo)).items() if k.startswith("tests/test_sub")}
+    assert sub == {
+        "tests/test_sub.py::TestAdd::test_it": ["tests.test_sub.TestAdd.test_it", "app.core.add"],
+        "tests/test_sub.py::TestSub::test_it": ["tests.test_sub.TestSub.test_it",
+                                                "tests.test_sub.TestAdd.test_it", "app.core.add"]}
+
+
+GROUPS = ("class Group:\n    def group(self):\n        return 'g'\n\n\n"
+          "class Other:\n    def group(self):\n        return 'o'\n\n\n"
+          "def make(f):\n    return Group()\n\n\ndef run():\n    return Group().group()\n")
+
+
+def test_a_method_called_on_a_receiver_a_decorator_made_runs_the_files_naming_it(repo):
+    # cli is whatever @make returned: cli.group() names Group.group on a receiver no type
+    # shows, so its file runs whole; the test module that does not name group does not.
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.cmd import make\n",
+                 "app/cmd.py": GROUPS,
+                 "tests/test_cmd.py": "from app import make\n\n\n@make\ndef cli():\n    pass\n"
+                                      "\n\ndef test_group():\n    assert cli.group() == 'g'\n",
+                 "tests/test_run.py": "from app.cmd import run\n\n\ndef test_run():\n"
+                                      "    assert run() == 'g'\n"})
+    git(repo, "commit", "-q", "-m", "cmd")
+    stage(repo, {"app/cmd.py": GROUPS.replace("return 'g'", "return 'G'")})
+    sel = selection(repo)
+    assert [(t["id"], t["reason"]) for t in sel["tests"]] == [
+        ("tests/test_cmd.py", "names group on a receiver the graph cannot type, and can run "
+                              "app.cmd.Group.group: the whole file runs"),
+        ("tests/test_run.py::test_run", "")]
+    assert sel["run_all"] is False
+
+
+SHAPES = ("def _fmt(n):\n    return n\n\n\n"
+          "class Base:\n    def area(self):\n        return 0\n\n"
+          "    def describe(self):\n        return f'area {self.area()}'\n\n\n"
+          "class Square(Base):\n    def area(self):\n        return _fmt(4)\n")
+
+
+def test_a_caller_that_overrides_a_method_leads_on_through_the_overridden_one(repo):
+    # _fmt's caller Square.area runs when Base.describe calls self.area().
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.shapes import Square\n",
+                 "app/shapes.py": SHAPES,
+                 "tests/test_shapes.py": "from app import Square\n\n\n"
+                                         "def test_describe():\n"
+                                         "    assert Square().describe() == 'area 4'\n"})
+    git(repo, "commit", "-q", "-m", "shapes")
+    stage(repo, {"app/shapes.py": SHAPES.replace("return n", "return n + 1")})
+    sel = selection(repo)
+    assert chains(sel) == {"tests/test_shapes.py::test_describe": [
+        "tests.test_shapes.test_describe", "app.shapes.Base.describe", "app.shapes.Base.area",
+        "app.shapes.Square.area", "app.shapes._fmt"]}
+    assert sel["reasons"] == []
