@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+from maguyva_guard.guard.importreach import ImportReach
 from maguyva_guard.guard.testview import TestFile, TestView
 from maguyva_guard.records import Definition
 
@@ -40,6 +41,7 @@ class Picker:
     _reached: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _importers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _test_names: dict[str, set[str]] | None = None
+    _walker: ImportReach | None = None
 
     def add(self, test: SelectedTest) -> None:
         prev = self.picked.get(test.id)
@@ -90,17 +92,14 @@ class Picker:
         return list(found)
 
     def _reach(self, path: str) -> list[str]:
+        if self._walker is None:
+            self._walker = ImportReach(self._importers_of, self.view.test_module_set)
+        return sorted(self._walker.reached(path))
+
+    def _importers_of(self, path: str) -> set[str]:
         by_name = self._importers_by_name()
-        seen = {path}
-        todo = [path]
-        while todo:
-            for name in self.view.import_names.get(todo.pop(), frozenset()):
-                for importer in by_name.get(name, ()):
-                    if importer not in seen:
-                        seen.add(importer)
-                        todo.append(importer)
-        modules = self.view.test_module_set
-        return sorted(p for p in seen if p in modules)
+        return {importer for name in self.view.import_names.get(path, frozenset())
+                for importer in by_name.get(name, ())}
 
     def _importers_by_name(self) -> dict[str, set[str]]:
         """Dotted name -> the files importing it or anything under it (importing
