@@ -6,9 +6,9 @@ import enum
 import json
 
 import pytest
+from conftest import CALLED_CONFIG, check, edit
 
 from maguyva_guard.report import indented
-from tests.conftest import CALLED_CONFIG, check, edit
 
 
 class Kind(enum.StrEnum):

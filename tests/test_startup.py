@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import CALLED_CONFIG, edit
+from conftest import CALLED_CONFIG, edit
 
 # Imported by a text check before they were loaded lazily; none serves it.
 NOT_FOR_TEXT = (
