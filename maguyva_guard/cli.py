@@ -16,9 +16,9 @@ from typing import Any, TypeVar
 import click
 
 from maguyva_guard import spec
-from maguyva_guard.commands import paging
+from maguyva_guard.commands import DEFAULT_MAX_TOKENS, MIN_MAX_TOKENS
 from maguyva_guard.errors import FatalError
-from maguyva_guard.integrations import hookinstall
+from maguyva_guard.integrations import HOOK_TYPES
 from maguyva_guard.records import RISK_LEVELS
 from maguyva_guard.report import ReportFormat
 from maguyva_guard.report.escape import terminal
@@ -332,8 +332,8 @@ MCP_EXTRA_MISSING = ("maguyva-guard mcp needs the MCP SDK, an optional extra: "
 
 @main.command("mcp")
 @repo_option
-@click.option("--max-tokens", type=click.IntRange(min=paging.MIN_MAX_TOKENS),
-              default=paging.DEFAULT_MAX_TOKENS, show_default=True,
+@click.option("--max-tokens", type=click.IntRange(min=MIN_MAX_TOKENS),
+              default=DEFAULT_MAX_TOKENS, show_default=True,
               help="The budget of one answer (estimated as characters / 4); the rest is paged.")
 @fatal_to_usage
 def mcp_command(repo: str, max_tokens: int) -> None:
@@ -375,7 +375,7 @@ def _hook_failures_let_through(active: bool) -> Iterator[None]:
 
 # --- Integrations: the pull-request comment and the plain git hooks --------------------------
 
-hook_option = click.option("--hook", "hook_type", type=click.Choice(hookinstall.HOOK_TYPES),
+hook_option = click.option("--hook", "hook_type", type=click.Choice(HOOK_TYPES),
                            default="pre-commit", show_default=True, help="Which git hook.")
 
 
@@ -446,6 +446,8 @@ def review_command(repo_slug: str, pr: int, report_file: str, commit: str,
 @fatal_to_usage
 def install_hook_command(repo: str, hook_type: str, force: bool, fail_on: str | None) -> None:
     """Install a plain git hook that runs `maguyva-guard check` (honours core.hooksPath)."""
+    from maguyva_guard.integrations import hookinstall
+
     click.echo(hookinstall.install(repo, hook_type, force=force, fail_on=fail_on))
 
 
@@ -455,6 +457,8 @@ def install_hook_command(repo: str, hook_type: str, force: bool, fail_on: str | 
 @fatal_to_usage
 def uninstall_hook_command(repo: str, hook_type: str) -> None:
     """Remove our hook and restore the one it chained to; never removes another's hook."""
+    from maguyva_guard.integrations import hookinstall
+
     click.echo(hookinstall.uninstall(repo, hook_type))
 
 

@@ -8,16 +8,17 @@ publishes. `to_json()` gives the CLI's JSON for the same question, byte for byte
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from maguyva_guard.guard.model import ImpactReport, Stats, ranked
-from maguyva_guard.guard.testpicker import TestSelection
 from maguyva_guard.index.freshness import IndexState
 from maguyva_guard.records import Affected, ChangedSymbol, Contribution, Definition, Fallback
 from maguyva_guard.report import as_json
-from maguyva_guard.report.tests_json import selection_json
 from maguyva_guard.search.engine import SearchResponse
 from maguyva_guard.search.fusion import FusedResult
+
+if TYPE_CHECKING:  # the tests' selection, imported when asked: a check without it is faster
+    from maguyva_guard.guard.testpicker import TestSelection
 
 API_VERSION: Final = as_json.VERSION  # the JSON contract's "version": extended, never broken
 
@@ -160,6 +161,8 @@ class TestsAnswer:
 
     def to_json(self) -> dict[str, object]:
         """`maguyva-guard tests --format json`'s object."""
+        from maguyva_guard.report.tests_json import selection_json
+
         return {"version": self.version, **selection_json(self.selection)}
 
 

@@ -22,11 +22,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+# Defined with the commands (the command line shows them without importing this module).
+from maguyva_guard.commands import DEFAULT_MAX_TOKENS as DEFAULT_MAX_TOKENS
+from maguyva_guard.commands import MIN_MAX_TOKENS as MIN_MAX_TOKENS
 from maguyva_guard.errors import FatalError
 
 CHARS_PER_TOKEN: Final = 4
-DEFAULT_MAX_TOKENS: Final = 2000
-MIN_MAX_TOKENS: Final = 200  # below this, not even a head and one caller fit
 MAX_MAX_TOKENS: Final = 50_000  # what one call may ask for
 CURSOR_RESERVE: Final = 80  # characters kept for the "next_cursor" value itself
 KEY_DIGITS: Final = 12

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from typing import Final
+from typing import Any, Final
 
 _SPACES: Final = re.compile(r"\s+")
 PYTHON_SUFFIXES: Final = (".py", ".pyi")
@@ -32,17 +32,38 @@ def formatting_only(path: str, old: bytes, new: bytes) -> bool:
         return False
     if path.endswith(PYTHON_SUFFIXES):
         tree = _python_tree(old_text)
-        return tree is not None and tree == _python_tree(new_text)
+        other = _python_tree(new_text) if tree is not None else None
+        return other is not None and same_tree(tree, other)
     return _squeezed(old_text) == _squeezed(new_text)
 
 
-def _python_tree(text: str) -> str | None:
+def _python_tree(text: str) -> ast.AST | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences and the like
-            return ast.dump(ast.parse(text))
+            return ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+
+
+def same_tree(a: object, b: object) -> bool:
+    """What `ast.dump(a) == ast.dump(b)` says (fields, not positions), walking both trees
+    together and stopping at the first difference: dumping both whole cost 20 ms a file
+    (a 50-file diff on Django: 1.4 s), and a changed file differs long before its end."""
+    todo: list[tuple[Any, Any]] = [(a, b)]
+    while todo:
+        x, y = todo.pop()
+        if type(x) is not type(y):
+            return False
+        if isinstance(x, ast.AST):
+            todo.extend((getattr(x, f, None), getattr(y, f, None)) for f in x._fields)
+        elif isinstance(x, list):
+            if len(x) != len(y):
+                return False
+            todo.extend(zip(x, y, strict=True))
+        elif x != y:
+            return False
+    return True
 
 
 def _squeezed(text: str) -> str:

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
+from maguyva_guard.guard.importreach import ImportReach
 from maguyva_guard.guard.testview import TestFile, TestView
 from maguyva_guard.records import CLASS, Definition
 
@@ -40,6 +41,11 @@ class Picker:
     handled: set[str] = field(default_factory=set)  # paths a broad rule answered for
     # (path, symbol) of lost trails whose callers the graph was asked for (testtrails)
     continued: frozenset[tuple[str, str]] = frozenset()
+    # Answers per path: the selection asks them again for every caller in the same file.
+    _reached: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    _importers: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    _test_names: dict[str, set[str]] | None = None
+    _walker: ImportReach | None = None
 
     def add(self, test: SelectedTest) -> None:
         prev = self.picked.get(test.id)
@@ -59,19 +65,47 @@ class Picker:
 
     def importers(self, path: str) -> list[str]:
         """Test modules that import the module at `path` (or a name inside it)."""
-        names = self.view.import_names.get(path, frozenset())
-        return [p for p in self.view.test_modules()
-                if any(imports(self.view.files[p].imports, n) for n in names)]
+        found = self._importers.get(path)
+        if found is None:
+            names = self.view.import_names.get(path, frozenset())
+            index = self._tests_by_name()
+            found = self._importers[path] = tuple(sorted(
+                {p for n in names for p in index.get(n, ())}))
+        return list(found)
+
+    def _tests_by_name(self) -> dict[str, set[str]]:
+        """Dotted name -> the test modules importing it or anything under it: what
+        `imports(tf.imports, name)` says of each, without asking every test module again
+        for each path (a second on a 50-symbol Django check)."""
+        if self._test_names is None:
+            self._test_names = {}
+            for path in self.view.test_modules():
+                for target in self.view.files[path].imports:
+                    parts = target.split(".")
+                    for i in range(1, len(parts) + 1):
+                        self._test_names.setdefault(".".join(parts[:i]), set()).add(path)
+        return self._test_names
 
     def reach(self, path: str) -> list[str]:
         """Test modules that import the module at `path` directly or through other modules
         (a package's `__init__` re-exporting it counts): every test that can run its code
         once the call graph has lost the trail."""
+        found = self._reached.get(path)
+        if found is None:
+            found = self._reached[path] = tuple(self._reach(path))
+        return list(found)
+
+    def _reach(self, path: str) -> list[str]:
+        if self._walker is None:
+            self._walker = ImportReach(self._importers_of, self.view.test_module_set)
+        return sorted(self._walker.reached(path))
+
+    def _importers_of(self, path: str) -> set[str]:
         if self._by_name is None:
             self._by_name = importers_by_name(self.view)
-        seen = reaching(self.view, path, self._by_name)
-        modules = set(self.view.test_modules())
-        return sorted(p for p in seen if p in modules)
+        by_name = self._by_name
+        return {importer for name in self.view.import_names.get(path, frozenset())
+                for importer in by_name.get(name, ())}
 
 
 def importers_by_name(view: TestView) -> dict[str, set[str]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Final
 
 from maguyva_guard.extract import classify
@@ -58,7 +59,17 @@ class TestView:
     shared_methods: frozenset[str] = frozenset()  # method names several definitions carry
 
     def test_modules(self) -> list[str]:
-        return sorted(p for p, f in self.files.items() if not f.is_conftest)
+        return list(self._test_modules)
+
+    @cached_property
+    def _test_modules(self) -> tuple[str, ...]:
+        """Computed once: the selection asks for it per affected caller (1,600 times on a
+        50-symbol Django check, 1.4 s of basename calls)."""
+        return tuple(sorted(p for p, f in self.files.items() if not f.is_conftest))
+
+    @cached_property
+    def test_module_set(self) -> frozenset[str]:
+        return frozenset(self._test_modules)
 
 
 def is_test_module(path: str) -> bool:

@@ -6,3 +6,7 @@ outputs (action.py).
 
 May import: the top-level basics and every stage up to report.
 """
+
+# What `--hook` accepts (hookinstall.py), here so that the command line can list them
+# without importing the installer on every command (the pre-commit hook's start-up).
+HOOK_TYPES = ("pre-commit", "pre-push")

@@ -27,9 +27,9 @@ from pathlib import Path
 
 from maguyva_guard import git
 from maguyva_guard.errors import FatalError
+from maguyva_guard.integrations import HOOK_TYPES
 from maguyva_guard.records import RISK_LEVELS
 
-HOOK_TYPES = ("pre-commit", "pre-push")
 # The second line of every script in hooks/: what tells our hook from anyone else's.
 MARKER = "# maguyva-guard: installed hook; `maguyva-guard uninstall-hook` removes it"
 CHAINED_SUFFIX = ".pre-maguyva-guard"

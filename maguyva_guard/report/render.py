@@ -20,11 +20,7 @@ from maguyva_guard.guard.model import (  # noqa: F401 - the model, for callers o
     ranked,
 )
 from maguyva_guard.report import ReportFormat
-from maguyva_guard.report.as_json import render_json
 from maguyva_guard.report.groups import SymbolGroup, groups  # noqa: F401
-from maguyva_guard.report.html import render_html
-from maguyva_guard.report.sarif import render_sarif
-from maguyva_guard.report.templated import render_markdown, render_text
 
 # Changed symbols listed in the text report, riskiest first. A reformatting of thousands of
 # files must not print thousands of "no callers found"; JSON lists every one.
@@ -52,16 +48,28 @@ def render(
     JSON and SARIF are for machines and list every caller. `max_symbols` limits the changed
     symbols the text report lists (riskiest first, "... and N more"; 0 shows all).
     """
+    # Each renderer imported when its format is asked: the pre-commit hook prints text on
+    # every commit and has no use for the others' imports (Mermaid, SARIF, HTML).
     if fmt == TEXT:
+        from maguyva_guard.report.templated import render_text
+
         found = groups(report, max_callers)
         shown = found[:max_symbols] if max_symbols > 0 else found
         return render_text(report, shown, color=color, more_groups=len(found) - len(shown))
     if fmt == MARKDOWN:
+        from maguyva_guard.report.templated import render_markdown
+
         return render_markdown(report, max_callers)
     if fmt == JSON:
+        from maguyva_guard.report.as_json import render_json
+
         return render_json(report)
     if fmt == SARIF:
+        from maguyva_guard.report.sarif import render_sarif
+
         return render_sarif(report)
     if fmt == HTML:
+        from maguyva_guard.report.html import render_html
+
         return render_html(report)
     raise FatalError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")

@@ -19,7 +19,7 @@ from urllib.parse import quote
 from maguyva_guard import __version__
 from maguyva_guard.guard.model import STAGED, file_groups
 from maguyva_guard.records import REMOVED, Affected, ChangedSymbol
-from maguyva_guard.report import escape, fit, graphview, mermaid, sections, tree
+from maguyva_guard.report import escape, fit, sections, tree
 from maguyva_guard.report.groups import groups
 from maguyva_guard.report.labels import between, change_label
 
@@ -73,6 +73,8 @@ def render_text(report: ImpactReport, groups: list[SymbolGroup], *, color: bool,
 def render_markdown(report: ImpactReport, max_callers: int, limit: int | None = None) -> str:
     """The pull-request comment: summary, table and picture first, then the per-symbol
     sections in risk order, cut to fit a GitHub comment (report/fit.py) or `limit`."""
+    from maguyva_guard.report import graphview, mermaid  # Markdown's picture: not for text
+
     template = _environment("markdown", False).get_template("markdown.j2")
     every = groups(report, 1)
     n_table = sum(1 for g in every if g.changed)

@@ -83,6 +83,7 @@ class GraphRetriever:
         self.resolver = resolver or Resolver(store, self._data_attribute)
         self.local = LocalBindings(self.resolver)
         self.recovered = TextReferences(store, self.resolver, self.local)
+        self._direct: dict[tuple[Definition, bool], tuple[tuple[Reference, str], ...]] = {}
 
     def _data_attribute(self, name: str) -> bool:
         return self.recovered.data_attribute(name)
@@ -143,7 +144,18 @@ class GraphRetriever:
     ) -> Iterator[tuple[Reference, str]]:
         """References that resolve to `target`, with the confidence of each. `attributes`
         also scans the text for `obj.name` reads (the changed symbol itself, not the
-        callers found on the way out: that scan costs a text search each)."""
+        callers found on the way out: that scan costs a text search each). Answered once
+        per target for the retriever's view: the changed symbols of one check share
+        callers, and a caller named like a popular method (`set`) costs half a second."""
+        key = (target, attributes)
+        found = self._direct.get(key)
+        if found is None:
+            found = self._direct[key] = tuple(self._direct_uncached(target, attributes))
+        return iter(found)
+
+    def _direct_uncached(
+        self, target: Definition, attributes: bool
+    ) -> Iterator[tuple[Reference, str]]:
         names = {target.name}
         constructor_of = None
         if target.name in CONSTRUCTORS and target.parent:

@@ -82,6 +82,9 @@ def implicit_calls(resolver: Resolver, target: Definition,
     if owner is None or owner.kind not in CLASS_KINDS:
         return
     patterns = _PATTERNS[target.name]
+    # One answer per operand where it is read: `len(self.items)` recurs line after line,
+    # and each answer resolves the operand's type from scratch.
+    known: dict[tuple[str, str, str], bool] = {}
     for path in sorted(paths):
         if not path.endswith((".py", ".pyi")):
             continue
@@ -94,7 +97,10 @@ def implicit_calls(resolver: Resolver, target: Definition,
                 if target.name == "__contains__" and _FOR.search(line[: m.start(1)]):
                     continue  # `for x in t` iterates; it does not ask `in`
                 where = _enclosing(scope.definitions, number)
-                if _is_instance_of(resolver, path, where, m.group(1), target):
+                key = (path, where, m.group(1))
+                if key not in known:
+                    known[key] = _is_instance_of(resolver, path, where, m.group(1), target)
+                if known[key]:
                     yield Reference(path, target.name, CALL, number, where)
                     break
 
