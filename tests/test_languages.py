@@ -34,6 +34,14 @@ from maguyva_guard.extract.symbols import compile_language
         ("cmd/main.go", "go"),
         ("src/lib.rs", "rust"),
         ("src/main/java/A.java", "java"),
+        ("src/lapi.c", "c"),
+        ("include/lua.h", "c"),
+        ("db/db_impl.cc", "cpp"),
+        ("src/a.cpp", "cpp"),
+        ("src/a.cxx", "cpp"),
+        ("include/a.hpp", "cpp"),
+        ("a.hh", "cpp"),
+        ("a.hxx", "cpp"),
         ("UPPER.PY", "python"),
         ("README.md", None),
         ("Makefile", None),
@@ -67,6 +75,8 @@ def test_language_for_extension(path: str, language: str | None) -> None:
         ("src/main.rs", "rust", "src"),
         ("src/main/java/com/acme/Task.java", "java", "src.main.java.com.acme.Task"),
         ("./pkg\\win\\mod.py", "python", "pkg.win.mod"),
+        ("src/lapi.c", "c", ""),
+        ("include/geo/shape.hpp", "cpp", ""),
     ],
 )
 def test_module_name(path: str, language: str, module: str) -> None:

@@ -73,6 +73,12 @@ LANGUAGES: Final[dict[str, LanguageSpec]] = {
             "java", "java", (".java",), "java.scm", "java",
             comment_types=("line_comment", "block_comment"),
         ),
+        # `.h` is C by name; extract/detect.py reads a header's bytes to tell C++ apart.
+        LanguageSpec("c", "c", (".c", ".h"), "c.scm", "c"),
+        LanguageSpec(
+            "cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++"),
+            "cpp.scm", "c", wrappers=("template_declaration",),
+        ),
     )
 }
 
@@ -86,6 +92,10 @@ _FOLDER_FILES: Final[dict[str, frozenset[str]]] = {
     "tsx": frozenset({"index"}),
     "rust": frozenset({"mod", "lib", "main"}),
 }
+
+# Languages whose names live in one namespace for the whole program, whatever the file
+# (C, and C++ outside its `namespace` blocks): no module prefix.
+GLOBAL_NAMESPACE: Final = frozenset({"c", "cpp"})
 
 # A query file may start with "; inherits: a, b" to include shared files (the JS family).
 _INHERITS: Final = re.compile(r"^;\s*inherits:\s*(.+)$", re.MULTILINE)
@@ -113,6 +123,8 @@ def module_name(path: str, language: str) -> str:
     *folders, filename = parts
     if language == "go":
         return ".".join(folders)
+    if language in GLOBAL_NAMESPACE:
+        return ""
     stem = filename.rsplit(".", 1)[0] if "." in filename[1:] else filename
     if language in ("typescript", "tsx") and stem.endswith(".d"):
         stem = stem[: -len(".d")]  # "types.d.ts" declares the module "types"
