@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from maguyva_guard.extract.languages import GLOBAL_NAMESPACE
 from maguyva_guard.extract.languages import language_for as language_of
 from maguyva_guard.records import (
     AMBIGUOUS,
@@ -12,6 +13,7 @@ from maguyva_guard.records import (
     Definition,
     Reference,
 )
+from maguyva_guard.retrievers.cfamily import resolve_c
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.resolution_base import (
     ATTRIBUTE,
@@ -36,6 +38,8 @@ class Policy:
         return found
 
     def _resolve(self: ResolverAPI, ref: Reference) -> Resolution:
+        if language_of(ref.path) in GLOBAL_NAMESPACE:
+            return resolve_c(self, ref)
         if ref.kind == IMPORT:
             if ref.name == "*":
                 return UNRESOLVED

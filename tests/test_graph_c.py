@@ -1,0 +1,118 @@
+"""Callers in C and C++: includes, a prototype and its body as one symbol, static functions
+kept apart, namespaces, `using namespace`, methods through declared types and bases."""
+
+from __future__ import annotations
+
+from maguyva_guard.index import indexer
+from maguyva_guard.index.store import Store
+from maguyva_guard.records import AMBIGUOUS
+from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.graph import GraphRetriever
+
+C_FILES = {
+    "include/util.h": "#ifndef UTIL_H\n#define UTIL_H\nint util_add(int a, int b);\n#endif\n",
+    "src/util.c": (
+        '#include "util.h"\n'
+        "int util_add(int a, int b) { return a + b; }\n"
+    ),
+    "src/main.c": (
+        '#include "util.h"\n'
+        "int main(void) { return util_add(1, 2); }\n"
+    ),
+    "src/calc/sum.c": (
+        '#include "../../include/util.h"\n'
+        "int sum3(int a, int b, int c) { return util_add(util_add(a, b), c); }\n"
+    ),
+    "tools/other.c": (
+        "static int util_add(int a, int b) { return a - b; }\n"
+        "int other(void) { return util_add(3, 4); }\n"
+    ),
+}
+
+CPP_FILES = {
+    "include/geo/shape.hpp": (
+        "#pragma once\n"
+        "namespace geo {\n"
+        "class Base {\n public:\n  int id(int k);\n};\n"
+        "class Shape : public Base {\n"
+        " public:\n"
+        "  Shape(int sides);\n"
+        "  int area(int scale) const;\n"
+        "  static int count(int x);\n"
+        " private:\n"
+        "  int sides_;\n"
+        "};\n"
+        "int helper(int v);\n"
+        "}\n"
+    ),
+    "src/shape.cpp": (
+        '#include "geo/shape.hpp"\n'
+        "namespace geo {\n"
+        "int Base::id(int k) { return k; }\n"
+        "Shape::Shape(int sides) : sides_(sides) {}\n"
+        "int Shape::area(int scale) const { return helper(sides_) * scale; }\n"
+        "int Shape::count(int x) { return x; }\n"
+        "int helper(int v) { return v; }\n"
+        "}\n"
+    ),
+    "src/app.cpp": (
+        '#include "geo/shape.hpp"\n'
+        "using namespace geo;\n"
+        "class Circle {\n public:\n  int area(int scale) const { return scale; }\n};\n"
+        "int onStack() { Shape s(3); return s.area(2); }\n"
+        "int onHeap() { Shape *p = new Shape(4); return p->area(1); }\n"
+        "int byRef(const Shape &ref) { return ref.area(5); }\n"
+        "int qualified() { return geo::Shape::count(1); }\n"
+        "int inherited(Shape &s) { return s.id(7); }\n"
+        "int circle() { Circle c; return c.area(1); }\n"
+        "int unknown(Thing *t) { return t->area(9); }\n"
+    ),
+}
+
+
+def _callers(repo, qualified_name: str, path: str) -> dict[str, str]:
+    with Store.open(repo) as store:
+        indexer.update(store)
+        (target,) = [d for d in store.definitions(qualified_name=qualified_name)
+                     if d.path == path]
+        hits = GraphRetriever(store).search(
+            SearchRequest(query="", intent="find_references", target=target, limit=0))
+    return {f"{h.path}:{h.symbol}": h.confidence for h in hits}
+
+
+def test_c_a_prototype_and_its_body_have_the_same_callers(make_repo):
+    repo = make_repo(C_FILES)
+    by_body = _callers(repo, "util_add", "src/util.c")
+    by_prototype = _callers(repo, "util_add", "include/util.h")
+    expected = {"src/main.c:main", "src/calc/sum.c:sum3"}
+    assert expected <= set(by_body), by_body
+    assert set(by_body) == set(by_prototype)
+    assert all(by_body[c] == "exact" for c in expected), by_body
+    assert "tools/other.c:other" not in by_body  # its own static util_add
+
+
+def test_c_static_function_is_its_files_own(make_repo):
+    repo = make_repo(C_FILES)
+    found = _callers(repo, "util_add", "tools/other.c")
+    assert set(found) == {"tools/other.c:other"}, found
+
+
+def test_cpp_methods_through_declared_types_namespaces_and_bases(make_repo):
+    repo = make_repo(CPP_FILES)
+    area = _callers(repo, "geo.Shape.area", "src/shape.cpp")
+    assert {"src/app.cpp:onStack", "src/app.cpp:onHeap", "src/app.cpp:byRef"} <= set(area)
+    assert "src/app.cpp:circle" not in area, area  # Circle's own area
+    assert area.get("src/app.cpp:unknown") == AMBIGUOUS, area  # a type the repo lacks
+    declared = _callers(repo, "geo.Shape.area", "include/geo/shape.hpp")
+    assert set(declared) == set(area)
+    assert set(_callers(repo, "geo.Shape.count", "include/geo/shape.hpp")) == {
+        "src/app.cpp:qualified"}
+    assert "src/app.cpp:inherited" in _callers(repo, "geo.Base.id", "src/shape.cpp")
+    assert "src/shape.cpp:geo.Shape.area" in _callers(repo, "geo.helper", "include/geo/shape.hpp")
+
+
+def test_cpp_constructor_callers_are_the_objects_built(make_repo):
+    repo = make_repo(CPP_FILES)
+    found = _callers(repo, "geo.Shape.Shape", "src/shape.cpp")
+    assert {"src/app.cpp:onStack", "src/app.cpp:onHeap"} <= set(found), found
+    assert "src/app.cpp:circle" not in found
