@@ -7,6 +7,7 @@ Languages are data (STYLE 8): a row here, a query file `queries/<name>.scm` and 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -102,12 +103,27 @@ _INHERITS: Final = re.compile(r"^;\s*inherits:\s*(.+)$", re.MULTILINE)
 
 
 def language_for(path: str) -> str | None:
-    """The registry name of the language of `path`, by extension; None when unsupported."""
+    """The registry name of the language of `path`, by extension (or, for a file without
+    one, by the shebang line the index read: note_detected); None when unsupported."""
     name = path.rsplit("/", 1)[-1]
     dot = name.rfind(".")
     if dot <= 0:
-        return None
+        return _DETECTED.get(path) if _DETECTED else None
     return _BY_EXTENSION.get(name[dot:].lower())
+
+
+# Extension-less paths of the current view whose bytes named their language (a shebang):
+# the index records it per blob (extract/detect.py) and the view's reader notes it here, so
+# that resolution, which goes by path, treats `bin/tool` as the Python it is.
+_DETECTED: dict[str, str] = {}
+
+
+def note_detected(files: Iterable[tuple[str, str | None]]) -> None:
+    """Remember the languages of the extension-less paths among (path, language) pairs."""
+    _DETECTED.clear()
+    for path, language in files:
+        if language and "." not in path.rsplit("/", 1)[-1][1:]:
+            _DETECTED[path] = language
 
 
 def module_name(path: str, language: str) -> str:
