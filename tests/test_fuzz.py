@@ -28,6 +28,7 @@ from maguyva_guard.records import REMOVED
 
 EXTENSIONS = {"python": "py", "javascript": "js", "typescript": "ts", "tsx": "tsx", "go": "go",
               "rust": "rs", "java": "java"}
+EXTENSIONS.update({"c": "c", "cpp": "cpp"})
 LANGUAGES = tuple(EXTENSIONS)
 
 # Per language: fragments with {n} (a name) and {m} (another name).
@@ -76,6 +77,22 @@ FRAGMENTS: dict[str, tuple[str, ...]] = {
         "{{ A, B }}\n", "class {n} {{ void {m}( {{\n", "record {n}(int {m}) {{}}\n",
     ),
 }
+FRAGMENTS.update({
+    "c": (
+        "#include \"{n}.h\"\n", "#include <{m}.h>\n", "static int {n}(int a) {{ return {m}(a); }}\n",
+        "int {n}(void);\n", "struct {n} {{ int {m}; }};\n", "typedef struct {{ int x; }} {n};\n",
+        "#define {n}(a) {m}(a)\n", "#define {n} 1\n", "char **{n}(const char *{m}) {{\n",
+        "void {n}(int (*{m})(int));\n", "#ifdef {n}\n", "#endif\n", "int {n}( {{\n",
+    ),
+    "cpp": (
+        "namespace {n} {{\n", "}}\n", "class {n} : public {m} {{ public: int {m}(int a) const; }};\n",
+        "int {n}::{m}(int a) const {{ return this->{m}(a); }}\n", "using namespace {n}::{m};\n",
+        "template <typename T> T {n}(T v) {{ return {m}<T>(v); }}\n",
+        "void {n}() {{ {m} x(1); {m} *p = new {m}; p->{n}(); {n}::{m}(); }}\n",
+        "{n}::{n}(int a) : {m}(a) {{}}\n", "struct {n} {{ virtual ~{n}(); }};\n",
+        "void {n}::{m}::{n}() {{\n", "#include \"{n}.hpp\"\n",
+    ),
+})
 GARBAGE = (b"\xff\xfe\x80", b"\x00", b"\r", b"\x0c", "\u2028".encode(), "\u0085".encode(),
            b"\t\t", b"\\", b"\"", b"'", b"{", b"}", b"(", b")", "é😀".encode(),
            b"\xed\xa0\x80", b"x" * 5000, b"\n" * 3, b"\r\n")

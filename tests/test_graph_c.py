@@ -116,3 +116,20 @@ def test_cpp_constructor_callers_are_the_objects_built(make_repo):
     found = _callers(repo, "geo.Shape.Shape", "src/shape.cpp")
     assert {"src/app.cpp:onStack", "src/app.cpp:onHeap"} <= set(found), found
     assert "src/app.cpp:circle" not in found
+
+
+def test_c_static_helpers_of_headers_reach_fragments_included_by_a_source(make_repo):
+    """`x_inc.h` is pasted into x.c, which includes quality.h first: the fragment's call
+    of quality.h's static inline function is a call, though the fragment includes nothing;
+    a source file's own static function is not another source file's."""
+    repo = make_repo({
+        "enc/quality.h": "static inline int spree(int q) { return q * 2; }\n",
+        "enc/refs_inc.h": "static int EXPORT_FN(create)(int q) { return spree(q); }\n",
+        "enc/refs.c": (
+            '#include "quality.h"\n#define EXPORT_FN(x) x##_fast\n#include "refs_inc.h"\n'
+            "static int own(int v) { return v; }\nint use(void) { return own(1); }\n"
+        ),
+        "enc/other.c": "int own(int v);\nint more(void) { return own(2); }\n",
+    })
+    assert set(_callers(repo, "spree", "enc/quality.h")) == {"enc/refs_inc.h:<module>"}
+    assert set(_callers(repo, "own", "enc/refs.c")) == {"enc/refs.c:use"}

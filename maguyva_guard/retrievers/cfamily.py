@@ -206,7 +206,7 @@ class CFamily:
         mine = [d for d in found if d.path in seen]
         if any(_static(d) for d in mine):
             return Resolution(tuple(mine), EXACT)  # the file's own `static` function
-        kept = mine + [d for d in found if d.path not in seen and not _static(d)]
+        kept = mine + [d for d in found if d.path not in seen and not self.private(d, ref.path)]
         if not kept:
             return UNRESOLVED
         if mine:
@@ -223,9 +223,18 @@ class CFamily:
         out: dict[tuple[str, str, int], Definition] = {}
         for d in found:
             for same in self._exact(d.qualified_name) or [d]:
-                if same.path in seen or same is d or not _static(same):
+                if same.path in seen or same is d or not self.private(same, path):
                     out.setdefault((same.path, same.qualified_name, same.line_start), same)
         return Resolution(tuple(out.values()), confidence)
+
+    def private(self, d: Definition, path: str) -> bool:
+        """Whether `static` hides `d` from `path`: it is a source file's own, and `path` is
+        neither that file nor a fragment it includes (`#include "x_inc.h"` in a function).
+        A `static` function of a header is every includer's: such headers are included by
+        files that `path`'s own includes may not show (a fragment relies on its includer)."""
+        if not _static(d) or not d.path.endswith(SOURCE_SUFFIXES):
+            return False
+        return d.path != path and path not in self.visible(d.path)
 
     def by_name(self, ref: Reference) -> Resolution:
         """A member call on a receiver of unknown type: every method of that name."""
