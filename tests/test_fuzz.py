@@ -79,13 +79,15 @@ FRAGMENTS: dict[str, tuple[str, ...]] = {
 }
 FRAGMENTS.update({
     "c": (
-        "#include \"{n}.h\"\n", "#include <{m}.h>\n", "static int {n}(int a) {{ return {m}(a); }}\n",
+        "#include \"{n}.h\"\n", "#include <{m}.h>\n",
+        "static int {n}(int a) {{ return {m}(a); }}\n",
         "int {n}(void);\n", "struct {n} {{ int {m}; }};\n", "typedef struct {{ int x; }} {n};\n",
         "#define {n}(a) {m}(a)\n", "#define {n} 1\n", "char **{n}(const char *{m}) {{\n",
         "void {n}(int (*{m})(int));\n", "#ifdef {n}\n", "#endif\n", "int {n}( {{\n",
     ),
     "cpp": (
-        "namespace {n} {{\n", "}}\n", "class {n} : public {m} {{ public: int {m}(int a) const; }};\n",
+        "namespace {n} {{\n", "}}\n",
+        "class {n} : public {m} {{ public: int {m}(int a) const; }};\n",
         "int {n}::{m}(int a) const {{ return this->{m}(a); }}\n", "using namespace {n}::{m};\n",
         "template <typename T> T {n}(T v) {{ return {m}<T>(v); }}\n",
         "void {n}() {{ {m} x(1); {m} *p = new {m}; p->{n}(); {n}::{m}(); }}\n",
