@@ -192,7 +192,9 @@ def _function_declarator(node):
     return d if d is not None and d.type == "function_declarator" else None
 
 
-def _site(path: str, node) -> tuple[Site, str] | None:
+def _site(path: str, node) -> tuple[Site | None, str] | None:
+    """The site of a function's definition or declaration and the name it declares; the
+    site is None when the parameter list cannot take one more parameter plainly."""
     fd = _function_declarator(node)
     if fd is None:
         return None
@@ -202,7 +204,7 @@ def _site(path: str, node) -> tuple[Site, str] | None:
         return None
     text = params.text.decode()
     if "..." in text or "=" in text:
-        return None  # variadic, or defaults (a parameter after them needs one too)
+        return None, inner.text.decode()  # variadic, or defaults (the next needs one too)
     body = " ".join(text[1:-1].split())
     site = Site(path, node.start_point[0] + 1, node.end_point[0] + 1, params.start_byte,
                 params.end_byte - 1, body == "void", body == "")
@@ -210,7 +212,8 @@ def _site(path: str, node) -> tuple[Site, str] | None:
 
 
 def _sites(texts: dict[str, str], ts_parser):
-    """(declared name, kind: definition|declaration, class or "", Site) of every function."""
+    """(declared name, kind: definition|declaration|unchangeable, class or "", Site) of
+    every function."""
     for path, text in sorted(texts.items()):
         root = ts_parser.parse(text.encode()).root_node
         stack = [(root, "")]
@@ -224,7 +227,7 @@ def _sites(texts: dict[str, str], ts_parser):
                 if found is not None:
                     site, declared = found
                     kind = "definition" if node.type == "function_definition" else "declaration"
-                    yield declared, kind, owner, site
+                    yield declared, kind if site is not None else "unchangeable", owner, site
                     if kind == "definition":
                         continue
             stack.extend((child, owner) for child in node.children)
@@ -247,6 +250,8 @@ def candidates(texts: dict[str, str], grammar: str) -> list[Scenario]:
     for short, entries in sorted(by_name.items()):
         definitions = [e for e in entries if e[1] == "definition"]
         fulls = {e[0] for e in entries}
+        if any(e[1] == "unchangeable" for e in entries):
+            continue
         if len(definitions) != 1 or len(fulls) != 1 or len(short) < 4:
             continue  # overloaded, defined twice (two programs), or too short to matter
         if len(files_with.get(short, ())) < 2 or short == (definitions[0][2] or None):
