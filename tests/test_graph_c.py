@@ -133,3 +133,29 @@ def test_c_static_helpers_of_headers_reach_fragments_included_by_a_source(make_r
     })
     assert set(_callers(repo, "spree", "enc/quality.h")) == {"enc/refs_inc.h:<module>"}
     assert set(_callers(repo, "own", "enc/refs.c")) == {"enc/refs.c:use"}
+
+
+def test_c_a_name_pasted_by_a_macro_is_not_a_use_of_that_name(make_repo):
+    """`FN(Prepare)(cache)` calls `Prepare_H5` (the macro pastes a suffix): not `Prepare`."""
+    repo = make_repo({
+        "hash.h": "static inline void Prepare(int *cache) { cache[0] = 1; }\n",
+        "hash_inc.h": (
+            "static void FN(Prepare)(int *cache) { Prepare(cache); }\n"
+            "static void store(int *cache) { FN(Prepare)(cache); }\n"
+        ),
+        "hash.c": '#include "hash.h"\n#define FN(x) x##_H5\n#include "hash_inc.h"\n',
+    })
+    assert set(_callers(repo, "Prepare", "hash.h")) == {"hash_inc.h:<module>"}
+
+
+def test_c_a_callback_from_another_file_is_a_use_and_a_local_of_that_name_is_not(make_repo):
+    repo = make_repo({
+        "cmp.h": "int by_size(const void *a, const void *b);\n",
+        "cmp.c": '#include "cmp.h"\nint by_size(const void *a, const void *b) { return 0; }\n',
+        "sort.c": (
+            '#include <stdlib.h>\n#include "cmp.h"\n'
+            "void sort(int *v, int n) { qsort(v, n, sizeof *v, by_size); }\n"
+            "int shadow(int by_size) { return abs(by_size); }\n"
+        ),
+    })
+    assert set(_callers(repo, "by_size", "cmp.c")) == {"sort.c:sort"}

@@ -75,10 +75,10 @@ LANGUAGES: Final[dict[str, LanguageSpec]] = {
             comment_types=("line_comment", "block_comment"),
         ),
         # `.h` is C by name; extract/detect.py reads a header's bytes to tell C++ apart.
-        LanguageSpec("c", "c", (".c", ".h"), "c.scm", "c"),
+        LanguageSpec("c", "c", (".c", ".h"), "c.scm", "c", package_scope=True),
         LanguageSpec(
             "cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++"),
-            "cpp.scm", "c", wrappers=("template_declaration",),
+            "cpp.scm", "c", wrappers=("template_declaration",), package_scope=True,
         ),
     )
 }

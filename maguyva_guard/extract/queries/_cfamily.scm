@@ -71,3 +71,22 @@
 (initializer_pair value: (identifier) @name @reference.use)
 (return_statement (identifier) @name @reference.use)
 (pointer_expression argument: (identifier) @name @reference.use)
+
+; `FN(Name)(args)`: a macro pastes Name into another function's name (`Name_H5`): the
+; argument is not a use of Name itself.
+(call_expression function: (call_expression arguments: (argument_list (identifier) @skip)))
+
+; ---- locals: C names are global (registry: package_scope), so a plain use is kept unless
+; a parameter or a local of that name is declared in its scope --------------------------------
+(parameter_declaration declarator: (identifier) @local)
+(parameter_declaration declarator: (pointer_declarator declarator: (identifier) @local))
+(parameter_declaration declarator: (pointer_declarator declarator:
+  (pointer_declarator declarator: (identifier) @local)))
+(declaration declarator: (identifier) @local)
+(declaration declarator: (init_declarator declarator: (identifier) @local))
+(declaration declarator: (init_declarator declarator:
+  (pointer_declarator declarator: (identifier) @local)))
+(declaration declarator: (pointer_declarator declarator: (identifier) @local))
+(declaration declarator: (array_declarator declarator: (identifier) @local))
+(declaration declarator: (init_declarator declarator:
+  (array_declarator declarator: (identifier) @local)))
