@@ -338,8 +338,8 @@ def _declared_in(lines: list[str], var: str) -> str | None:
     does not show a class, None when there is none."""
     name = re.escape(var)
     declared = re.compile(
-        rf"(?<![\w.>])({_SPECIFIERS}[A-Za-z_][\w:]*)\s*(<[^;()]*>)?\s*[*&]*\s*(?<![\w]){name}"
-        r"\s*(?=[;=),\[{(:]|$)")
+        rf"(?:^|[;{{(,])\s*({_SPECIFIERS}[A-Za-z_][\w:]*)\s*(<[^;()]*>)?"
+        rf"(?:\s*[*&]+\s*(?:const\b)?)*\s*(?<![\w]){name}\s*(?=[;=),\[{{(:]|$)")
     built = re.compile(rf"\b{name}\s*=\s*(?:new\s+([A-Za-z_][\w:]*)|"
                        rf"(?:std::)?make_(?:unique|shared)\s*<\s*([A-Za-z_][\w:]*))")
     for line in lines:
