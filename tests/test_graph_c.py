@@ -159,3 +159,19 @@ def test_c_a_callback_from_another_file_is_a_use_and_a_local_of_that_name_is_not
         ),
     })
     assert set(_callers(repo, "by_size", "cmp.c")) == {"sort.c:sort"}
+
+
+def test_cpp_locals_are_read_in_the_function_around_the_call_when_macros_share_a_name(make_repo):
+    """gtest-style `TEST(A, B) { ... }` blocks all parse as functions named TEST: a local's
+    type is read in the block around the call, not in the last block of that name."""
+    repo = make_repo({
+        "slice.h": "class Slice {\n public:\n  int compare(const Slice& b) const;\n};\n",
+        "slice_test.cc": (
+            '#include "slice.h"\n'
+            "TEST(Slice, First) {\n  Slice result;\n  result.compare(result);\n}\n"
+            "TEST(Slice, Second) {\n  int other = 1;\n}\n"
+        ),
+        "other.h": "class Other {\n public:\n  int compare(int b) const;\n};\n",
+    })
+    found = _callers(repo, "Slice.compare", "slice.h")
+    assert found == {"slice_test.cc:TEST": "probable"}, found

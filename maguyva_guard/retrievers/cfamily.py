@@ -159,10 +159,10 @@ class CFamily:
         if "::" in receiver:
             return self.qualified(ref, receiver.replace("::", "."))
         head, _, rest = re.sub(r"\s*->\s*", ".", receiver).partition(".")
-        cls = self.variable_type(ref.path, ref.scope, head)
+        cls = self.variable_type(ref.path, ref.scope, head, ref.line)
         for field in rest.split(".") if rest and cls is not None else ():
             cls = self.field_type(cls, field) if cls is not None else None
-        if cls is None and not rest and not self.is_variable(ref.path, ref.scope, head):
+        if cls is None and not rest and not self.is_variable(ref.path, ref.scope, head, ref.line):
             return self.qualified(ref, head)  # `Foo.bar` is not C++, but `ns` may be a class
         if cls is None:
             return self.by_name(ref)
@@ -297,13 +297,13 @@ class CFamily:
 
     # --- declared types ------------------------------------------------------------------
 
-    def is_variable(self, path: str, scope: str, var: str) -> bool:
-        return self._declared(path, scope, var) is not None
+    def is_variable(self, path: str, scope: str, var: str, line: int) -> bool:
+        return self._declared(path, scope, var, line) is not None
 
-    def variable_type(self, path: str, scope: str, var: str) -> Definition | None:
+    def variable_type(self, path: str, scope: str, var: str, line: int) -> Definition | None:
         """The class `var` is declared with in the enclosing functions, else in the fields
         of the enclosing class."""
-        written = self._declared(path, scope, var)
+        written = self._declared(path, scope, var, line)
         if written is None:
             cls = self.enclosing_class(path, scope)
             return self.field_type(cls, var) if cls is not None else None
@@ -314,11 +314,14 @@ class CFamily:
         written = _declared_in(lines, field)
         return self.find_class(cls.path, cls.qualified_name, written) if written else None
 
-    def _declared(self, path: str, scope: str, var: str) -> str | None:
+    def _declared(self, path: str, scope: str, var: str, line: int) -> str | None:
         """The type `var` is declared with in the functions around `scope` ("" when it is
-        declared with a type that does not show, None when not declared there)."""
+        declared with a type that does not show, None when not declared there). The
+        function is the one around `line`: test macros (`TEST(Db, Get) {...}`) give many
+        functions one qualified name."""
         fs = self.r.scope(path)
-        d = fs.by_qualified.get(scope)
+        d = next((f for f in fs.definitions if f.qualified_name == scope
+                  and f.line_start <= line <= f.line_end), fs.by_qualified.get(scope))
         while d is not None and d.kind not in CLASS_KINDS:
             lines = [d.signature, *self.r.lines(path)[d.line_start - 1 : d.line_end]]
             written = _declared_in(lines, var)
