@@ -136,16 +136,18 @@ def test_c_static_helpers_of_headers_reach_fragments_included_by_a_source(make_r
 
 
 def test_c_a_name_pasted_by_a_macro_is_not_a_use_of_that_name(make_repo):
-    """`FN(Prepare)(cache)` calls `Prepare_H5` (the macro pastes a suffix): not `Prepare`."""
+    """`FN(Prepare)(cache)` calls `Prepare_H5` (the macro pastes a suffix): not `Prepare`;
+    `void FN(Prepare)(int *cache) {` (parsed as a parameter of type Prepare) defines it."""
     repo = make_repo({
         "hash.h": "static inline void Prepare(int *cache) { cache[0] = 1; }\n",
         "hash_inc.h": (
-            "static void FN(Prepare)(int *cache) { Prepare(cache); }\n"
+            "static void real(int *cache) { Prepare(cache); }\n"
             "static void store(int *cache) { FN(Prepare)(cache); }\n"
+            "static void FN(Prepare)(int *cache) { cache[1] = 2; }\n"
         ),
         "hash.c": '#include "hash.h"\n#define FN(x) x##_H5\n#include "hash_inc.h"\n',
     })
-    assert set(_callers(repo, "Prepare", "hash.h")) == {"hash_inc.h:<module>"}
+    assert set(_callers(repo, "Prepare", "hash.h")) == {"hash_inc.h:real"}
 
 
 def test_c_a_callback_from_another_file_is_a_use_and_a_local_of_that_name_is_not(make_repo):

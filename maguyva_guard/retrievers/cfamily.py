@@ -27,6 +27,7 @@ from typing import Final
 from maguyva_guard.extract.languages import GLOBAL_NAMESPACE, language_for
 from maguyva_guard.records import (
     AMBIGUOUS,
+    ANNOTATION,
     CALL,
     EXACT,
     IMPORT,
@@ -148,6 +149,11 @@ class CFamily:
             return UNRESOLVED
         if ref.kind == IMPORT:  # `using geo::Shape;`
             return self.linked(ref.path, self._exact(ref.target.replace("::", ".")), EXACT)
+        if ref.kind == ANNOTATION:  # a type's name: never a function's (`FN(Name)(...)`)
+            found = self.bare(ref) if not ref.receiver else self.qualified(
+                ref, ref.receiver.replace("::", "."))
+            kept = tuple(d for d in found.definitions if d.kind in CLASS_KINDS)
+            return Resolution(kept, found.confidence) if kept else UNRESOLVED
         receiver = ref.receiver
         if not receiver:
             return self.bare(ref)
