@@ -37,6 +37,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -334,8 +335,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenarios", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results")
+    ap.add_argument("--max-minutes", type=float, default=0.0,
+                    help="start no scenario after this long (0: no limit); the results say "
+                         "how many ran")
     args = ap.parse_args(argv)
     leg = LEGS[args.leg]
+    started = time.monotonic()
 
     corpus = ensure_repo(leg)
     files = _git(["ls-files", *[f"*{e}" for e in leg.extensions]], corpus).split()
@@ -359,7 +364,8 @@ def main(argv: list[str] | None = None) -> int:
         outcomes: dict[str, list[Outcome]] = {"grep": [], "maguyva-guard:default": []}
         rows, compiler_cpu, skipped, mg_cpu = [], [], 0, []
         for s in found:
-            if len(rows) == args.scenarios:
+            if len(rows) == args.scenarios or (
+                    args.max_minutes and time.monotonic() - started > 60 * args.max_minutes):
                 break
             mentioning = {p for p, t in texts.items() if re.search(rf"\b{s.name}\b", t)}
             chosen = [u for u in all_units if deps[u] & mentioning]
@@ -413,7 +419,8 @@ def write_results(args, leg: Leg, rows, found, skipped, baseline, base_cpu, comp
         f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; {os.cpu_count()} cores "
         f"shared (load average {load:.1f} at the end), Python {platform.python_version()}. "
         f"Command: `python bench/cleg.py --leg {leg.name} --scenarios {args.scenarios} "
-        f"--seed {args.seed}`.",
+        f"--seed {args.seed}" + (f" --max-minutes {args.max_minutes:g}" if args.max_minutes
+                                 else "") + "`.",
         "",
         f"{len(rows)} scenarios (`{EXTRA}` appended to a function's definition and its "
         f"declarations), {len(found)} candidates, {skipped} skipped (the change broke its own "

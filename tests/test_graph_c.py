@@ -177,3 +177,17 @@ def test_cpp_locals_are_read_in_the_function_around_the_call_when_macros_share_a
     })
     found = _callers(repo, "Slice.compare", "slice.h")
     assert found == {"slice_test.cc:TEST": "probable"}, found
+
+
+def test_cpp_a_nested_class_defined_outside_its_class_is_built_by_new(make_repo):
+    repo = make_repo({
+        "version.h": "namespace db {\nclass Version {\n class FileIter;\n void Add();\n};\n}\n",
+        "version.cc": (
+            '#include "version.h"\nnamespace db {\n'
+            "class Version::FileIter {\n public:\n  FileIter(int level) {}\n};\n"
+            "void Version::Add() { new FileIter(1); }\n"
+            "void Other() { new Version::FileIter(2); }\n}\n"
+        ),
+    })
+    found = _callers(repo, "db.Version.FileIter.FileIter", "version.cc")
+    assert set(found) == {"version.cc:db.Version.Add", "version.cc:db.Other"}, found

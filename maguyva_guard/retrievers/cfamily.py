@@ -183,6 +183,8 @@ class CFamily:
         cls = self.enclosing_class(ref.path, ref.scope)
         if cls is not None:
             member = self.member(cls, ref.name)
+            if member is not None and member.kind in CLASS_KINDS:
+                return self.pick(ref, [member])  # a nested class built: its constructors
             if member is not None:
                 return self.linked(ref.path, [member], EXACT)
         for q in self.qualified_names(ref.path, ref.scope, ref.name):
@@ -199,6 +201,8 @@ class CFamily:
                 return self.pick(ref, found)
             classes = [d for d in self._exact(q) if d.kind in CLASS_KINDS]
             member = self.member(classes[0], ref.name) if classes else None
+            if member is not None and member.kind in CLASS_KINDS:
+                return self.pick(ref, [member])
             if member is not None:
                 return self.linked(ref.path, [member], EXACT)
         return UNRESOLVED

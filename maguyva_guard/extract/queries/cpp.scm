@@ -18,6 +18,10 @@
 ]
 (class_specifier name: (template_type name: (type_identifier) @name) body: (_) @body)
   @definition.class
+; `class Version::LevelFileNumIterator : public Iterator {...}`: a nested class defined
+; outside its class, qualified by it.
+(class_specifier name: (qualified_identifier scope: (_) @qualifier name: (type_identifier) @name)
+  body: (_) @body) @definition.class
 (struct_specifier name: (template_type name: (type_identifier) @name) body: (_) @body)
   @definition.class
 (namespace_definition name: (namespace_identifier) @name body: (_)) @scope.module
