@@ -164,8 +164,8 @@ def test_c_a_callback_from_another_file_is_a_use_and_a_local_of_that_name_is_not
 
 
 def test_cpp_locals_are_read_in_the_function_around_the_call_when_macros_share_a_name(make_repo):
-    """gtest-style `TEST(A, B) { ... }` blocks all parse as functions named TEST: a local's
-    type is read in the block around the call, not in the last block of that name."""
+    """A local's type is read in the function around the call (gtest-style `TEST(A, B)`
+    blocks, each the method B of A, once all parsed as functions named TEST)."""
     repo = make_repo({
         "slice.h": "class Slice {\n public:\n  int compare(const Slice& b) const;\n};\n",
         "slice_test.cc": (
@@ -176,7 +176,7 @@ def test_cpp_locals_are_read_in_the_function_around_the_call_when_macros_share_a
         "other.h": "class Other {\n public:\n  int compare(int b) const;\n};\n",
     })
     found = _callers(repo, "Slice.compare", "slice.h")
-    assert found == {"slice_test.cc:TEST": "probable"}, found
+    assert found == {"slice_test.cc:Slice.First": "probable"}, found
 
 
 def test_cpp_a_nested_class_defined_outside_its_class_is_built_by_new(make_repo):
@@ -191,3 +191,19 @@ def test_cpp_a_nested_class_defined_outside_its_class_is_built_by_new(make_repo)
     })
     found = _callers(repo, "db.Version.FileIter.FileIter", "version.cc")
     assert set(found) == {"version.cc:db.Version.Add", "version.cc:db.Other"}, found
+
+
+def test_cpp_a_test_macro_block_is_a_method_of_its_fixture(make_repo):
+    """`TEST(CorruptionTest, Recovery) { Check(10, 10); }` calls the fixture's Check (the
+    harness derives the test from the fixture); each block is its own caller."""
+    repo = make_repo({
+        "db/corruption_test.cc": (
+            "namespace leveldb {\nclass CorruptionTest {\n public:\n"
+            "  void Check(int min, int max) {}\n};\n"
+            "TEST(CorruptionTest, Recovery) {\n  Check(10, 10);\n}\n"
+            "TEST(CorruptionTest, Table) { Check(1, 2); }\n}\n"
+        ),
+    })
+    found = _callers(repo, "leveldb.CorruptionTest.Check", "db/corruption_test.cc")
+    assert found == {"db/corruption_test.cc:leveldb.CorruptionTest.Recovery": "exact",
+                     "db/corruption_test.cc:leveldb.CorruptionTest.Table": "exact"}, found

@@ -5,8 +5,17 @@
 ; ---- definitions -----------------------------------------------------------------------
 ; A function's name sits under its declarator, itself maybe under pointer declarators
 ; (`char **f(void)`); a prototype (`int f(int);`) is a definition without a body.
-(function_definition declarator: (function_declarator declarator: (identifier) @name)
+((function_definition declarator: (function_declarator declarator: (identifier) @name)
   body: (_) @body) @definition.function
+  (#not-match? @name "^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P)$"))
+; A test macro's block, `TEST(Fixture, Name) {...}`, is the fixture's method Name (gtest
+; and LevelDB's harness derive it from the fixture): distinct names, and `this` is the
+; fixture's.
+((function_definition declarator: (function_declarator declarator: (identifier) @_macro
+  parameters: (parameter_list . (parameter_declaration type: (type_identifier) @qualifier)
+    . (parameter_declaration type: (type_identifier) @name) .))
+  body: (_) @body) @definition.function
+  (#match? @_macro "^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P)$"))
 (function_definition declarator: (pointer_declarator declarator:
   (function_declarator declarator: (identifier) @name)) body: (_) @body) @definition.function
 (function_definition declarator: (pointer_declarator declarator: (pointer_declarator
