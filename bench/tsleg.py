@@ -25,29 +25,21 @@ import and re-export statements are dropped from every tool's answer. Tools: mag
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import os
-import platform
 import random
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 if __name__ == "__main__":  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import measure  # noqa: E402
-from bench.baselines import mg_bin  # noqa: E402
+from bench import legcore, measure  # noqa: E402
 from bench.corpus import CACHE, REPOS, _git, _unpack, commit_as_repo  # noqa: E402
-from bench.oracle import Caller  # noqa: E402
-from bench.scenarios import revert, scratch_clone  # noqa: E402
-from bench.scoring import Outcome, score  # noqa: E402
-from bench.tables import table  # noqa: E402
+from bench.legcore import MODULE, Scenario, append_parameter, node_name  # noqa: E402,F401
 
 PACKAGE, VERSION = "rxjs", "7.8.1"
 TYPESCRIPT = ("typescript@4.9.5", "tslib@2.6.2")  # rxjs 7.8 builds with TypeScript 4.x
@@ -55,7 +47,6 @@ TOOLS = CACHE / "ts-tools"
 NPM = CACHE / "npm"
 TSCONFIG = "src/tsconfig.base.json"
 EXTRA = "mgExtra: string"
-MODULE = "<module>"
 KEEP = ("src", "tsconfig.json", "package.json", "LICENSE.txt", "README.md")
 _ERROR = re.compile(r"^(?P<path>[^(\s][^(]*)\((?P<line>\d+),(?P<col>\d+)\): error (?P<code>TS\d+)")
 _SCOPES = {"function_declaration", "generator_function_declaration", "method_definition",
@@ -103,57 +94,26 @@ def _parser():
     return get_parser("typescript")
 
 
-def _name(node) -> str | None:
-    name = node.child_by_field_name("name")
-    return name.text.decode() if name is not None else None
+_name = node_name
 
 
-class Scopes:
+def _ts_scope(node) -> str | None:
+    return _name(node) if node.type in _SCOPES else None
+
+
+def _ts_import(node) -> bool:
+    return node.type == "import_statement" or (
+        node.type == "export_statement" and node.child_by_field_name("source") is not None)
+
+
+class Scopes(legcore.Scopes):
     """Line -> innermost enclosing named function, method or class of one file."""
 
     def __init__(self, text: str, parser) -> None:
-        self.spans: list[tuple[int, int, str]] = []  # 1-based start, end, dotted name
-        self.imports: set[int] = set()  # lines of import and re-export statements
-        self.root = parser.parse(text.encode()).root_node
-        self._walk(self.root, ())
-
-    def _walk(self, node, outer: tuple[str, ...]) -> None:
-        for child in node.children:
-            if child.type == "import_statement" or (
-                    child.type == "export_statement" and child.child_by_field_name("source")):
-                self.imports.update(range(child.start_point[0] + 1, child.end_point[0] + 2))
-            inner = outer
-            if child.type in _SCOPES and _name(child):
-                inner = (*outer, _name(child))
-                self.spans.append((child.start_point[0] + 1, child.end_point[0] + 1,
-                                   ".".join(inner)))
-            self._walk(child, inner)
-
-    def at(self, line: int) -> str:
-        best = None
-        for start, end, name in self.spans:
-            if start <= line <= end and (best is None or start >= best[0]):
-                best = (start, name)
-        return best[1] if best else MODULE
+        super().__init__(text, parser, _ts_scope, _ts_import)
 
 
 # --- scenarios ---------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Scenario:
-    path: str
-    qualname: str
-    name: str
-    kind: str  # function | method
-    start: int  # the definition's lines, 1-based
-    end: int
-    insert_at: int  # byte offset of the closing ")" of its parameters
-    empty: bool  # no parameters yet
-
-    @property
-    def key(self) -> str:
-        return f"{self.path}::{self.qualname}"
-
 
 def _plain_parameters(params) -> bool:
     """Required, simple parameters only: appending a required one stays valid TypeScript."""
@@ -214,9 +174,7 @@ def candidates(texts: dict[str, str]) -> list[Scenario]:
 
 
 def change(text: str, s: Scenario) -> str:
-    data = text.encode()
-    insert = (EXTRA if s.empty else ", " + EXTRA).encode()
-    return (data[: s.insert_at] + insert + data[s.insert_at:]).decode()
+    return append_parameter(text, s, EXTRA)
 
 
 # --- the oracle and the tools -------------------------------------------------------------
@@ -234,46 +192,6 @@ def tsc_errors(tsc: Path, clone: Path) -> tuple[set[tuple[str, int, str]], float
             path = Path(os.path.normpath(clone / m["path"])).relative_to(clone).as_posix()
             errors.add((path, int(m["line"]), m["code"]))
     return errors, run.seconds
-
-
-def oracle(new_errors: set, s: Scenario, scopes) -> frozenset[Caller]:
-    """The callers the compiler says the change breaks (errors it did not report before)."""
-    out = set()
-    for path, line, _code in new_errors:
-        if path == s.path and s.start <= line <= s.end:
-            continue  # inside the changed definition itself
-        out.add(Caller(path, scopes(path).at(line)))
-    return frozenset(out)
-
-
-def run_mg(clone: Path, s: Scenario, scopes) -> tuple[tuple[Caller, ...], measure.Run, bool]:
-    run = measure.run([mg_bin(), "check", "--repo", str(clone), "--staged", "--format", "json"],
-                      clone, 600.0)
-    if run.returncode not in (0, 1):
-        return (), run, False
-    seen: dict[Caller, None] = {}
-    for entry in json.loads(run.stdout).get("affected", []):
-        if entry.get("depth", 1) != 1 or not entry["path"].endswith(".ts"):
-            continue
-        line = entry.get("line") or 0
-        if line in scopes(entry["path"]).imports:
-            continue  # a signature change breaks no import: tsc never flags one
-        c = Caller(entry["path"], scopes(entry["path"]).at(line))
-        if c != Caller(s.path, s.qualname):
-            seen.setdefault(c, None)
-    return tuple(seen), run, True
-
-
-def run_grep(clone: Path, s: Scenario, scopes) -> tuple[tuple[Caller, ...], measure.Run, bool]:
-    run = measure.run(["git", "grep", "-n", "-w", s.name, "--", "*.ts"], clone, 60.0)
-    seen: dict[Caller, None] = {}
-    for row in run.stdout.splitlines():
-        path, line, _ = row.split(":", 2)
-        if (path == s.path and s.start <= int(line) <= s.end) or \
-                int(line) in scopes(path).imports:
-            continue
-        seen.setdefault(Caller(path, scopes(path).at(int(line))), None)
-    return tuple(seen), run, run.returncode in (0, 1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -297,66 +215,32 @@ def main(argv: list[str] | None = None) -> int:
 
     found = candidates(texts)
     random.Random(args.seed).shuffle(found)
-    with tempfile.TemporaryDirectory(prefix="mg-tsleg-") as tmp:
-        clone = scratch_clone(corpus, Path(tmp) / "clone")
+
+    def link_tools(clone: Path) -> None:
         (clone / "node_modules").symlink_to(TOOLS / "node_modules")
         (clone / ".git" / "info" / "exclude").write_text("node_modules\n")
-        baseline, base_seconds = tsc_errors(tsc, clone)
-        index = measure.run([mg_bin(), "index"], clone, 600.0)
-        outcomes: dict[str, list[Outcome]] = {"grep": [], "maguyva-guard:default": []}
-        rows, tsc_seconds, skipped = [], [], 0
-        for s in found:
-            if len(rows) == args.scenarios:
-                break
-            file = clone / s.path
-            file.write_text(change(texts[s.path], s), encoding="utf-8")
-            errors, seconds = tsc_errors(tsc, clone)
-            new = errors - baseline
-            truth = oracle(new, s, scopes)
-            if any(p == s.path and s.start <= line <= s.end for p, line, _ in new):
-                skipped += 1  # the change broke its own definition: not a clean scenario
-            elif truth:
-                subprocess.run(["git", "add", "--", s.path], cwd=clone, check=True)
-                tsc_seconds.append(seconds)
-                row = {"key": s.key, "kind": s.kind,
-                       "oracle": sorted([c.path, c.symbol] for c in truth), "tools": {}}
-                for tool, fn in (("grep", run_grep), ("maguyva-guard:default", run_mg)):
-                    callers, run, ok = fn(clone, s, scopes)
-                    outcomes[tool].append(Outcome(truth, callers, ok, run.seconds,
-                                                  run.max_rss_mb))
-                    row["tools"][tool] = {"callers": sorted([c.path, c.symbol] for c in callers),
-                                          "seconds": round(run.seconds, 3), "ok": ok}
-                rows.append(row)
-                print(f"  [{len(rows)}/{args.scenarios}] {s.key}: tsc={len(truth)}, " +
-                      ", ".join(f"{t}={len(r['callers'])}" for t, r in row["tools"].items()),
-                      file=sys.stderr)
-            revert(clone, s)
 
-    scores = {t: score(o) for t, o in outcomes.items()}
-    median_tsc = sorted(tsc_seconds)[len(tsc_seconds) // 2] if tsc_seconds else None
+    leg = legcore.Leg("tsleg", "*.ts", scopes, change, lambda clone: tsc_errors(tsc, clone),
+                      link_tools)
+    res = legcore.run_leg(leg, corpus, texts, found, args.scenarios)
     md = "\n".join([
-        f"# TypeScript leg: {PACKAGE} {VERSION}, `tsc --noEmit` as the oracle",
+        *legcore.header(f"TypeScript leg: {PACKAGE} {VERSION}, `tsc --noEmit` as the oracle",
+                        f"python bench/tsleg.py --scenarios {args.scenarios} --seed {args.seed}",
+                        TYPESCRIPT[0]),
+        f"{len(res.rows)} scenarios (a required parameter appended to a function or method "
+        f"with required parameters only, no overloads), {len(found)} candidates, "
+        f"{res.skipped} skipped (the change broke its own definition). {res.baseline} tsc "
+        f"errors before any change. Oracle: tsc errors after the change, outside the "
+        f"definition, mapped to enclosing symbols; "
+        f"{sum(len(r['oracle']) for r in res.rows)} callers in all. tsc median "
+        f"{legcore.median(res.compile_seconds):.2f} s a scenario (whole project); "
+        f"maguyva-guard index {res.index_seconds:.1f} s once.",
         "",
-        f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, {TYPESCRIPT[0]}. Command: "
-        f"`python bench/tsleg.py --scenarios {args.scenarios} --seed {args.seed}`.",
-        "",
-        f"{len(rows)} scenarios (a required parameter appended to a function or method with "
-        f"required parameters only, no overloads), {len(found)} candidates, {skipped} "
-        f"skipped (the change broke its own definition). {len(baseline)} tsc errors before "
-        f"any change. Oracle: tsc errors after the change, outside the definition, mapped "
-        f"to enclosing symbols; {sum(len(r['oracle']) for r in rows)} callers in all. "
-        f"tsc median {median_tsc or 0:.2f} s a scenario (whole project); maguyva-guard index "
-        f"{index.seconds:.1f} s once.",
-        "",
-        table(scores, {}),
+        legcore.score_table(res),
         "",
     ])
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "tsleg.md").write_text(md)
-    (args.out / "tsleg.json").write_text(json.dumps(
-        {"package": f"{PACKAGE}@{VERSION}", "typescript": TYPESCRIPT[0], "seed": args.seed,
-         "scenarios": rows}, indent=1) + "\n")
+    legcore.write(args.out, "tsleg", md, {"package": f"{PACKAGE}@{VERSION}",
+                                          "typescript": TYPESCRIPT[0], "seed": args.seed}, res)
     print(md)
     return 0
 

@@ -24,7 +24,9 @@ from maguyva_guard.extract.detect import language_of_source
         ("bin/tool", b"#!/usr/bin/python3.11 -u\nprint(1)\n", "python"),
         ("bin/serve", b"#!/usr/bin/env -S node --no-warnings\n", "javascript"),
         ("bin/serve", b"#!/usr/local/bin/node\n", "javascript"),
-        ("bin/run", b"#!/bin/sh\necho hi\n", None),  # not a registered language here
+        ("bin/run", b"#!/bin/sh\necho hi\n", "bash"),
+        ("bin/run", b"#!/usr/bin/env ruby\nputs 1\n", "ruby"),
+        ("bin/run", b"#!/usr/bin/env zx\n", None),  # no registered language
         ("Makefile", b"all:\n\techo hi\n", None),
         ("src/a.py", b"#!/usr/bin/env node\n", "python"),  # an extension settles it
         ("src/a.c", b"class X {};\n", "c"),  # only headers are read

@@ -1,4 +1,5 @@
-"""Property-based tests (hypothesis): random source files in every supported language, and
+"""Property-based tests (hypothesis): random source files in every registered language (the
+generic tier included, its fragments taken from its fixture sample), and
 random edits of them, never crash the indexer or the change mapper, and every span they
 report lies inside its file.
 
@@ -21,14 +22,18 @@ from hypothesis import strategies as st
 
 from maguyva_guard import git
 from maguyva_guard.extract import symbols
+from maguyva_guard.extract.languages import LANGUAGES as REGISTRY
+from maguyva_guard.extract.languages import language_for
 from maguyva_guard.guard import changes, impact
 from maguyva_guard.index import indexer
 from maguyva_guard.index.store import Store
 from maguyva_guard.records import REMOVED
 
-EXTENSIONS = {"python": "py", "javascript": "js", "typescript": "ts", "tsx": "tsx", "go": "go",
-              "rust": "rs", "java": "java"}
-EXTENSIONS.update({"c": "c", "cpp": "cpp"})
+HANDWRITTEN = {"python": "py", "javascript": "js", "typescript": "ts", "tsx": "tsx", "go": "go",
+               "rust": "rs", "java": "java", "ruby": "rb", "php": "php"}
+# Every language of the registry, the generic tier included: an extension each.
+EXTENSIONS = {**HANDWRITTEN, **{name: spec.extensions[0][1:] for name, spec in REGISTRY.items()
+                                if name not in HANDWRITTEN and spec.extensions}}
 LANGUAGES = tuple(EXTENSIONS)
 
 # Per language: fragments with {n} (a name) and {m} (another name).
@@ -95,6 +100,34 @@ FRAGMENTS.update({
         "void {n}::{m}::{n}() {{\n", "#include \"{n}.hpp\"\n",
     ),
 })
+FRAGMENTS["ruby"] = (
+    "def {n}(a, b = 1)\n  {m}(a)\nend\n", "class {n} < {m}\n  include {m}\n", "end\n",
+    "module {n}\n  def self.{m}; end\nend\n", "require_relative '{n}'\n", "{n}.new({m})\n",
+    "  def {n}(\n", "{n}::{m}.call\n", "=begin\n", "<<~EOS\n{n}\n", "class {n}::{m}; end\n",
+)
+FRAGMENTS["php"] = (
+    "<?php\n", "namespace {n}\\{m};\n", "use {n}\\{m} as X;\n", "class {n} extends {m} {{\n",
+    "}}\n", "  public function {n}(int $a): {m} {{ return $this->{m}(); }}\n",
+    "trait {n} {{ function {m}() {{ self::{n}(); parent::{m}(); }} }}\n", "new {n}();\n",
+    "function {n}( {{\n", "use {n}\\{{A, B as C}};\n", "?>\n<b>{n}</b>\n<?php\n",
+)
+
+
+def _sample_fragments(language: str) -> tuple[str, ...]:
+    """Fragments for a language without handwritten ones (the generic tier, and any language
+    added later): the lines of its fixture sample, its names made random."""
+    folder = Path(__file__).parent / "fixtures" / "langs" / language
+    sample = next(p for p in sorted(folder.glob("sample.*")) if language_for(p.name) == language)
+    text = sample.read_text("utf-8").replace("{", "{{").replace("}", "}}")
+    text = text.replace("total", "{n}").replace("helper", "{m}")
+    lines = [line + "\n" for line in text.split("\n") if line]
+    return (text, *lines)
+
+
+for _language in LANGUAGES:
+    if _language not in FRAGMENTS:
+        FRAGMENTS[_language] = _sample_fragments(_language)
+
 GARBAGE = (b"\xff\xfe\x80", b"\x00", b"\r", b"\x0c", "\u2028".encode(), "\u0085".encode(),
            b"\t\t", b"\\", b"\"", b"'", b"{", b"}", b"(", b")", "é😀".encode(),
            b"\xed\xa0\x80", b"x" * 5000, b"\n" * 3, b"\r\n")
@@ -129,12 +162,24 @@ def assert_inside(start: int, end: int, lines: int, what: object) -> None:
 # --- The extractor -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("language", tuple(HANDWRITTEN))
 @settings(max_examples=100, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_extraction_never_crashes_and_spans_lie_inside_the_file(language, data):
-    source = data.draw(source_files(language))
+    _extract_inside(data.draw(source_files(language)), language)
+
+
+# Fewer examples each for the sixty languages of the generic tier: one code path, one query.
+@pytest.mark.parametrize("language", tuple(lang for lang in LANGUAGES if lang not in HANDWRITTEN))
+@settings(max_examples=15, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_generic_extraction_never_crashes_and_spans_lie_inside_the_file(language, data):
+    _extract_inside(data.draw(source_files(language)), language)
+
+
+def _extract_inside(source: bytes, language: str) -> None:
     found = symbols.extract(source, language)
     lines = line_count(source)
     for d in found.definitions:
@@ -212,7 +257,7 @@ def edits(draw: st.DrawFn) -> tuple[dict[str, bytes], dict[str, bytes]]:
         elif action == "edit":
             lines = new[path].split(b"\n")
             at = draw(st.integers(0, len(lines)))
-            language = next(k for k, v in EXTENSIONS.items() if path.endswith("." + v))
+            language = language_for(path) or ""
             inserted = draw(source_files(language)).split(b"\n")
             removed = draw(st.integers(0, 3))
             new[path] = b"\n".join(lines[:at] + inserted + lines[at + removed:])

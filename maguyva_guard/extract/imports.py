@@ -14,6 +14,9 @@ Targets as produced (documented for the store and the graph):
 - c (C and C++): `#include "x.h"` has name "*", alias "" and the file as written ("x.h");
   `#include <x.h>` keeps its brackets ("<x.h>"). C++ `using namespace a::b;` has name "*",
   alias "*" and target "a::b::*"; `using a::B;` binds B to "a::B".
+- ruby: `require "x"` / `require_relative "x"` / `load "x.rb"`: name "*", alias "" (the
+  file's constants become visible), target "x" for require, "./x" for require_relative.
+- php: `use A\\B\\C as D` is name "C", target "A.B.C", alias "D" (dots for backslashes).
 """
 
 from __future__ import annotations
@@ -219,6 +222,45 @@ def _c(source: bytes, node: Node) -> list[ImportRef]:
         return [ImportRef("*", target + "::*", "*", node)]
     name = target.rsplit("::", 1)[-1]
     return [ImportRef(name, target, name, node)]
+def _ruby(source: bytes, node: Node) -> list[ImportRef]:
+    method = node.child_by_field_name("method")
+    args = node.child_by_field_name("arguments")
+    if method is None or args is None or not args.named_children:
+        return []
+    target = _unquote(text(source, args.named_children[0]))
+    if text(source, method) == "require_relative" and not target.startswith("."):
+        target = "./" + target
+    return [ImportRef("*", target, "", node)]
+
+
+def _php(source: bytes, node: Node) -> list[ImportRef]:
+    group_prefix = ""
+    found = []
+    for child in node.named_children:
+        if child.type == "namespace_name":  # `use A\{B, C}`: the group's prefix
+            group_prefix = _php_path(text(source, child))
+        elif child.type == "namespace_use_group":
+            for clause in child.named_children:
+                found.extend(_php_clause(source, clause, group_prefix))
+        elif child.type == "namespace_use_clause":
+            found.extend(_php_clause(source, child, ""))
+    return found
+
+
+def _php_clause(source: bytes, clause: Node, prefix: str) -> list[ImportRef]:
+    alias_node = clause.child_by_field_name("alias")
+    path_node = next((c for c in clause.named_children if c != alias_node), None)
+    if path_node is None:
+        return []
+    path = _php_path(text(source, path_node))
+    target = f"{prefix}.{path}" if prefix else path
+    name = target.rsplit(".", 1)[-1]
+    alias = text(source, alias_node) if alias_node is not None else name
+    return [ImportRef(name, target, alias, clause)]
+
+
+def _php_path(value: str) -> str:
+    return normalize(value).strip("\\").replace("\\", ".")
 
 
 def _unquote(value: str) -> str:
@@ -238,4 +280,6 @@ _READERS: Final[dict[str, Callable[[bytes, Node], list[ImportRef]]]] = {
     "rust": _rust,
     "java": _java,
     "c": _c,
+    "ruby": _ruby,
+    "php": _php,
 }

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from maguyva_guard.extract.generic import GENERIC
+
 
 @dataclass(frozen=True)
 class LanguageSpec:
@@ -39,6 +41,8 @@ class LanguageSpec:
     leading: tuple[str, ...] = ()
     docstrings: bool = False  # a leading string in the body is the doc (Python)
     package_scope: bool = False
+    filenames: tuple[str, ...] = ()  # whole file names without a telling extension (Rakefile)
+    generic: bool = False  # the generic tier (generic.py): definitions, calls by name only
 
 
 _ECMA_WRAPPERS: Final = ("export_statement", "lexical_declaration", "variable_declaration")
@@ -80,10 +84,26 @@ LANGUAGES: Final[dict[str, LanguageSpec]] = {
             "cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++"),
             "cpp.scm", "c", wrappers=("template_declaration",), package_scope=True,
         ),
+        LanguageSpec(
+            "ruby", "ruby", (".rb", ".rake", ".gemspec"), "ruby.scm", "ruby",
+                    filenames=("Rakefile", "Gemfile"), package_scope=True,
+        ),
+        LanguageSpec("php", "php", (".php",), "php.scm", "php"),
+        *(
+            LanguageSpec(
+                g.name, g.name, g.extensions, f"generic/{g.name}.scm", "",
+                comment_types=g.comment_types, filenames=g.filenames, generic=True,
+            )
+            for g in GENERIC
+        ),
     )
 }
 
 _BY_EXTENSION: Final = {ext: spec.name for spec in LANGUAGES.values() for ext in spec.extensions}
+_BY_FILENAME: Final = {name: spec.name for spec in LANGUAGES.values() for name in spec.filenames}
+# Languages whose qualified names come from the code's own nesting (Ruby constants, PHP
+# classes), not from the file's path: a Ruby class reopened in another file is one class.
+_NO_PATH_PREFIX: Final = frozenset({"ruby", "php"})
 
 # File names that stand for their folder, per language.
 _FOLDER_FILES: Final[dict[str, frozenset[str]]] = {
@@ -108,7 +128,7 @@ def language_for(path: str) -> str | None:
     name = path.rsplit("/", 1)[-1]
     dot = name.rfind(".")
     if dot <= 0:
-        return _DETECTED.get(path) if _DETECTED else None
+        return _BY_FILENAME.get(name) or (_DETECTED.get(path) if _DETECTED else None)
     return _BY_EXTENSION.get(name[dot:].lower())
 
 
@@ -139,7 +159,7 @@ def module_name(path: str, language: str) -> str:
     *folders, filename = parts
     if language == "go":
         return ".".join(folders)
-    if language in GLOBAL_NAMESPACE:
+    if language in _NO_PATH_PREFIX or language in GLOBAL_NAMESPACE:
         return ""
     stem = filename.rsplit(".", 1)[0] if "." in filename[1:] else filename
     if language in ("typescript", "tsx") and stem.endswith(".d"):

@@ -134,8 +134,6 @@ def _name(item: Item, parent: Item | None) -> None:
         owner = item.qualifier.replace("::", ".")
         item.parent = f"{prefix}.{owner}" if prefix else owner
         item.qualified = f"{item.parent}.{item.name}"
-        if item.kind == FUNCTION:
-            item.kind = METHOD
         return
     item.parent = prefix
     name = item.name.replace("::", ".")  # C++17 `namespace a::b {`

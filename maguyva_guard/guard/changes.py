@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 
 from maguyva_guard import git
 from maguyva_guard.extract.docstrings import docstring_lines
-from maguyva_guard.extract.languages import language_for
+from maguyva_guard.extract.generic import LINE_COMMENTS
+from maguyva_guard.extract.languages import LANGUAGES, language_for
 from maguyva_guard.guard import files as changed_files
 from maguyva_guard.guard.formatting import formatting_only
 from maguyva_guard.records import (
@@ -246,6 +247,9 @@ def _side(
     symbols = parse(blob, path) if data and not _is_binary(data) else None
     every = set(range(1, len(lines) + 1))
     noise = docstring_lines(data) if symbols and path.endswith(PYTHON_SUFFIXES) else set()
+    if symbols is not None and LANGUAGES[symbols.language].generic:
+        starts = LINE_COMMENTS.get(symbols.language, ("//",))
+        noise = {i for i, line in enumerate(lines, 1) if line.lstrip().startswith(starts)}
     return _Side(path, symbols, lines, every if changed is None else changed, noise)
 
 
@@ -319,6 +323,8 @@ def _comment_markers(path: str) -> tuple[str, ...]:
     language = language_for(path)
     if language == "python":
         return ("#",)
+    if language is not None and LANGUAGES[language].generic:
+        return tuple(m for m in LINE_COMMENTS.get(language, ("//",)) if m != '"')
     return ("//",) if language else ("#", "//")
 
 

@@ -16,6 +16,7 @@ from typing import Final
 
 from maguyva_guard import git
 from maguyva_guard.extract import classify
+from maguyva_guard.extract.languages import LANGUAGES
 from maguyva_guard.records import ChangedFile, ChangedSymbol, Fallback
 
 CODE: Final = "code"
@@ -124,7 +125,8 @@ def _source_kind(path: str, data: bytes, status: str | None, size: int, language
         return Kind(CODE, "the parser failed on it: not parsed", True)
     if classify.looks_generated(data) or classify.path_category(path) == classify.GENERATED:
         return Kind(GENERATED, parsed=True)
-    return Kind(CODE, parsed=True)
+    # The generic tier: its symbols are pinned, but their callers are matched by name only.
+    return Kind(CODE, parsed=True, lower_bound=LANGUAGES[language].generic)
 
 
 def path_kind(path: str) -> str:
@@ -183,7 +185,9 @@ def _entry(path: str, k: Kind, count: int, fell_back: bool, version: bool) -> Ch
         if fell_back:
             what = "changed keys" if k.kind == CONFIG else "module-level code"
             parts.append(f"{what} searched for mentions")
-        return ChangedFile(path, k.kind, ANALYSED, "; ".join(parts), count)
+        if k.lower_bound:
+            parts.append(GENERIC_TIER)
+        return ChangedFile(path, k.kind, ANALYSED, "; ".join(parts), count, k.lower_bound)
     if k.kind in (CODE, GENERATED):
         why = "version string only" if version else "comments, docstrings or whitespace only"
         return ChangedFile(path, k.kind, NO_BEHAVIOUR, why)
@@ -192,6 +196,8 @@ def _entry(path: str, k: Kind, count: int, fell_back: bool, version: bool) -> Ch
         return ChangedFile(path, k.kind, NO_BEHAVIOUR, why)
     return ChangedFile(path, k.kind, NOT_ANALYSED, REASONS[k.kind])
 
+
+GENERIC_TIER: Final = "generic tier: callers matched by name only"
 
 REASONS: Final = {
     DOCS: "documentation, cannot change behaviour",

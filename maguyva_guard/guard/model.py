@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
+from maguyva_guard.guard.files import ANALYSED
 from maguyva_guard.guard.risk import max_risk
 from maguyva_guard.records import (
     AMBIGUOUS,
@@ -92,10 +93,18 @@ def file_groups(files: Sequence[ChangedFile]) -> list[FileGroup]:
 
 def unread_reasons(files: Sequence[ChangedFile]) -> list[str]:
     """Why the list is a lower bound because of files whose code could not be read."""
-    unread = [f for f in files if f.lower_bound]
+    unread = [f for f in files if f.lower_bound and f.treatment != ANALYSED]
+    # Generic-tier files are analysed, but their callers are found by name only.
+    by_name = [f.path for f in files if f.lower_bound and f.treatment == ANALYSED]
+    out = []
+    if by_name:
+        named = ", ".join(by_name[:UNREAD_NAMED]) + (", ..." if len(by_name) > UNREAD_NAMED
+                                                     else "")
+        out.append(f"callers of symbols in {named} matched by name only (generic tier)")
     if len(unread) <= UNREAD_NAMED:
-        return [f"{f.path} not analysed ({f.reason})" for f in unread]
-    return [f"{plural(len(unread), 'changed file')} not analysed as code (listed under files)"]
+        return [*out, *(f"{f.path} not analysed ({f.reason})" for f in unread)]
+    return [*out,
+            f"{plural(len(unread), 'changed file')} not analysed as code (listed under files)"]
 
 
 def derived_reasons(affected: Sequence[Affected], fallbacks: Sequence[Fallback]) -> list[str]:

@@ -20,6 +20,7 @@ import posixpath
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Final
 
+from maguyva_guard.extract.languages import LANGUAGES, language_for
 from maguyva_guard.guard import testfallbacks
 from maguyva_guard.guard.testpicker import (
     Picker,
@@ -105,6 +106,10 @@ def _changed_files(p: Picker, paths: Sequence[str],
             p.handled.add(path)
             _broad(p, broad)
     for c in changed:
+        language = language_for(c.path)
+        if language is not None and LANGUAGES[language].generic:
+            p.everything(f"{c.path}: {language} is in the generic tier (callers by name "
+                         "only): no call graph to follow")
         tf = p.view.files.get(c.path)
         if tf is not None and not tf.is_conftest and c.change != "removed":
             test = enclosing_test(tf, c.qualified_name)

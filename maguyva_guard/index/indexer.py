@@ -31,7 +31,7 @@ STAGED_VIEW = "staged"  # the label of the staged-index view in meta "view"
 # The sources whose change changes what is extracted from a blob: records parsed by another
 # version are dropped (blob-addressed records would otherwise outlive the code that made them).
 COUNT_DELTA_MAX_PATHS = 500  # beyond this many changed paths, count the view afresh
-EXTRACTOR_SOURCES = ("extract/*.py", "extract/queries/*.scm")
+EXTRACTOR_SOURCES = ("extract/*.py", "extract/queries/*.scm", "extract/queries/generic/*.scm")
 
 PARSING = "parsing"  # progress steps (see step)
 EMBEDDING = "embedding"

@@ -10,6 +10,7 @@ from maguyva_guard.records import (
     Definition,
     Reference,
 )
+from maguyva_guard.retrievers import scripting
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES, PACKAGE_LANGUAGES
 from maguyva_guard.retrievers.resolution_base import (
     CLASS_KINDS,
@@ -127,7 +128,7 @@ class Bindings:
             if imp.name == "default":
                 return self._default_export(found.location, imp.alias) or entity
             members = (imp.name,)
-        if language == "java" and members:
+        if language in ("java", "php") and members:
             d = self.scope(found.location).children.get(("", members[0]))
             entity = Entity("definition", path=found.location, definition=d) if d else None
             members = members[1:]
@@ -204,7 +205,12 @@ class Bindings:
     def bases(self: ResolverAPI, cls: Definition, hops: int = 0) -> list[Definition]:
         """The base classes of `cls` that are defined in the repository."""
         out = []
-        for base in cls.bases:
+        written = list(cls.bases)
+        if language_of(cls.path) == "ruby":  # a reopened class: every block's superclass/mixins
+            for block in self.source.definitions(qualified_name=cls.qualified_name):
+                if block != cls and block.kind == cls.kind:
+                    written.extend(b for b in block.bases if b not in written)
+        for base in written:
             head, _, rest = base.partition("[")  # Generic[T] -> Generic
             e = self.resolve_expression(cls.path, cls.parent, head.strip(), hops)
             if e is not None and e.definition is not None and e.definition.kind in CLASS_KINDS:
@@ -242,7 +248,13 @@ class Bindings:
         while q:
             d = fs.by_qualified.get(q)
             if d is None:
-                break
+                # A scope that is no definition, such as Rust's inline `mod tests { .. }`:
+                # its items are visible by bare name inside it.
+                found = fs.children.get((q, name))
+                if found is not None:
+                    return Entity("definition", path=path, definition=found)
+                q, first = q.rpartition(".")[0], False
+                continue
             if d.kind != CONSTANT and (first or d.kind not in CLASS_KINDS):
                 found = fs.children.get((q, name))
                 if found is not None:
@@ -254,5 +266,10 @@ class Bindings:
             member = self.class_member(cls, name, hops + 1) if cls is not None else None
             if member is not None:
                 return Entity("definition", path=member.path, definition=member)
-        return self.module_binding(path, name, hops)
+        bound = self.module_binding(path, name, hops)
+        if bound is None and language_of(path) == "ruby" and name[:1].isupper():
+            const = scripting.ruby_constant(self.source, scope, name)
+            if const is not None:  # a constant of another file (autoloaded or required)
+                return Entity("definition", path=const.path, definition=const)
+        return bound
 

@@ -48,7 +48,8 @@ if TYPE_CHECKING:
     from maguyva_guard.index.store import Store
 
 MEMBER_KINDS = frozenset({"method", "constant", "function"})  # what `obj.name` can read
-CONSTRUCTORS = frozenset({"__init__", "__new__"})
+# Ruby's `initialize` runs on `Foo.new`, PHP's `__construct` on `new Foo`.
+CONSTRUCTORS = frozenset({"__init__", "__new__", "initialize", "__construct"})
 MAX_HEIRS = 200  # subclasses followed for a constructor change (a framework's base class)
 
 # How much a graph hit's raw score keeps at each level of certainty (not fusion numbers:

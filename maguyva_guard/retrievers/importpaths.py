@@ -9,6 +9,7 @@ name a file or a package folder in their own way:
 - Go: an import path ("github.com/acme/tasks/store") ends with a folder of the repository.
 - Java: "com.acme.store.Store" is a class in a file ending with com/acme/store/Store.java;
   "com.acme.store.*" is the folder.
+- Ruby and PHP: see scripting.py (require paths; PSR-4 autoloading).
 - Rust: "crate::store::Store" is an item of src/store.rs or src/store/mod.rs; `self::` and
   `super::` start from the importing file's module.
 
@@ -20,13 +21,15 @@ from __future__ import annotations
 
 import posixpath
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
+from maguyva_guard.retrievers import scripting
+
 JS_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".d.ts")
 JS_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
-PACKAGE_LANGUAGES = frozenset({"go", "java"})  # a folder is one namespace
+PACKAGE_LANGUAGES = frozenset({"go", "java", "php"})  # a folder is one namespace
 
 
 @dataclass(frozen=True)
@@ -36,8 +39,16 @@ class Target:
 
 
 class ImportPaths:
-    def __init__(self, paths: Iterable[str]):
+    def __init__(self, paths: Iterable[str], read: Callable[[str], str] | None = None):
         self.paths = frozenset(paths)
+        self.read = read  # a repository file's text (composer.json), when available
+
+    @cached_property
+    def php_roots(self) -> list[tuple[str, str]]:
+        """composer.json's PSR-4 prefixes and folders, when the repository has one."""
+        if self.read is None or "composer.json" not in self.paths:
+            return []
+        return scripting.composer_roots(self.read("composer.json"))
 
     @cached_property
     def folders(self) -> dict[str, list[str]]:
@@ -69,7 +80,12 @@ class ImportPaths:
             return self.java(target)
         if language == "rust":
             return self.rust(importer, target)
-        return None
+        found = None
+        if language == "ruby":
+            found = scripting.ruby_require(self.paths, importer, target)
+        elif language == "php":
+            found = scripting.php_class_file(self.paths, self.php_roots, target)
+        return Target(*found) if found is not None else None
 
     def javascript(self, importer: str, spec: str) -> Target | None:
         if not spec.startswith("."):

@@ -21,6 +21,7 @@ from maguyva_guard.retrievers.resolution_base import (
     ResolverAPI,
 )
 
+_RUST_MOD = re.compile(r"\s*(?:pub(?:\([\w:]+\))?\s+)?mod\s+(\w+)\s*;")
 
 class Inference:
     """Types guessed from code: local variables, attributes, globals, return values, receivers."""
@@ -53,6 +54,10 @@ class Inference:
         if expr.endswith(")"):
             callee = expr[: expr.find("(")].strip()
             return self.called(self.callee(path, scope, callee, hops + 1), hops)
+        if language_of(path) == "rust":
+            module = self.rust_module(path, expr)
+            if module is not None:
+                return module
         expr = expr.replace("::", ".")
         if not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*", expr):
             return None
@@ -75,6 +80,33 @@ class Inference:
                 return None
             entity = self.member(entity, seg, hops + 1)
         return entity
+
+    def rust_module(self: ResolverAPI, path: str, expr: str) -> Entity | None:
+        """Rust: a qualifier that names a whole module of the crate: `crate::a::b`,
+        `self::a`, `super::a`, or `a` where this file declares `mod a;`."""
+        head = expr.split("::")[0]
+        if head in ("crate", "self", "super"):
+            if "::" not in expr and head == "self":
+                return None  # `self.method()`: the value, not the module
+            target = expr
+        elif re.fullmatch(r"\w+", expr) and expr in self.rust_child_modules(path):
+            target = "self::" + expr
+        else:
+            return None
+        found = self.imports.resolve("rust", path, target)
+        if found is None or found.members:
+            return None  # not a module of this crate (another crate, or an item in one)
+        return Entity("module", path=found.location)
+
+    def rust_child_modules(self: ResolverAPI, path: str) -> frozenset[str]:
+        """The modules `path` declares with `mod a;` (memoised: asked for every receiver)."""
+        memo: dict[str, frozenset[str]] = self.__dict__.setdefault("_rust_child_modules", {})
+        found = memo.get(path)
+        if found is None:
+            found = memo[path] = frozenset(
+                m.group(1) for line in self.lines(path)
+                if (m := _RUST_MOD.match(line)) is not None)
+        return found
 
     def local_type(self: ResolverAPI, path: str, scope: str, var: str,
                    hops: int = 0) -> Entity | None:
@@ -112,9 +144,10 @@ class Inference:
         if not lines:
             return None
         name = var if raw else re.escape(var)
-        assign = re.compile(  # `v = C(...)`; `new C(...)` in JS/TS/Java, `C<T>(...)` too
-            rf"(?<![\w.]){name}\s*(?::[^=]+)?=\s*(?:await\s+)?(?:new\s+)?([A-Za-z_][\w.]*)"
-            r"\s*(?:<[^=;]*>)?\s*\("
+        assign = re.compile(  # `v = C(...)`; `new C(...)` in JS/TS/Java, `C<T>(...)` too;
+            # Go's `v := &C{...}` and Rust's `let v = C { .. }`: a composite literal of C
+            rf"(?<![\w.]){name}\s*(?::[^=]+)?:?=\s*(?:await\s+)?(?:new\s+|&)?"
+            r"([A-Za-z_][\w.]*)\s*(?:<[^=;]*>)?\s*[({]"
         )
         annotated = re.compile(rf"(?<![\w.]){name}\s*:\s*['\"]?([A-Za-z_][\w.]*)")
         context = re.compile(rf"\bwith\s+([A-Za-z_][\w.]*)\s*\(.*\bas\s+{name}\b")

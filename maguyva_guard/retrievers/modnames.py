@@ -66,7 +66,7 @@ class ModuleNaming:
 
     @cached_property
     def imports(self: ResolverAPI) -> ImportPaths:
-        return ImportPaths(self.paths)
+        return ImportPaths(self.paths, self.source.text)
 
     def absolute_import(self: ResolverAPI, path: str, target: str) -> str:
         """Turn a relative import target ("..x.y") into an absolute dotted name."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from maguyva_guard.extract.languages import GLOBAL_NAMESPACE
+from maguyva_guard.extract.languages import GLOBAL_NAMESPACE, LANGUAGES
 from maguyva_guard.extract.languages import language_for as language_of
 from maguyva_guard.records import (
     AMBIGUOUS,
@@ -13,6 +13,7 @@ from maguyva_guard.records import (
     Definition,
     Reference,
 )
+from maguyva_guard.retrievers import scripting
 from maguyva_guard.retrievers.cfamily import resolve_c
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.resolution_base import (
@@ -38,8 +39,13 @@ class Policy:
         return found
 
     def _resolve(self: ResolverAPI, ref: Reference) -> Resolution:
-        if language_of(ref.path) in GLOBAL_NAMESPACE:
+        language = language_of(ref.path)
+        if language in GLOBAL_NAMESPACE:
             return resolve_c(self, ref)
+        if language is not None and LANGUAGES[language].generic:
+            # The generic tier: names only, never more than ambiguous (a lower bound).
+            named = scripting.generic_candidates(self.source, ref.path, ref.name, language_of)
+            return Resolution(named, AMBIGUOUS) if named else UNRESOLVED
         if ref.kind == IMPORT:
             if ref.name == "*":
                 return UNRESOLVED
@@ -51,7 +57,7 @@ class Policy:
             return _resolution(self.resolve_dotted(ref.target))
         if not ref.receiver:
             e = self.lookup_name(ref.path, ref.scope, ref.name)
-            if e is None and language_of(ref.path) in JS_LANGUAGES:
+            if e is None and (language in JS_LANGUAGES or language in scripting.SCRIPT_LANGUAGES):
                 # Bound some way the index does not record (`const { f } = obj`, a
                 # parameter, a global): maybe an object's method of that name, never sure.
                 members = self.by_name(ref).definitions
@@ -64,7 +70,7 @@ class Policy:
                     both = tuple(dict.fromkeys((*bound.definitions, *others)))
                     return Resolution(both, bound.confidence)
             return bound
-        receiver = ref.receiver
+        receiver = scripting.receiver(language_of(ref.path), ref.receiver)
         if receiver and receiver == self.receiver_variable(ref.path, ref.scope):
             receiver = "self"
         if receiver in SELF_NAMES or receiver in SUPER_NAMES:

@@ -42,10 +42,11 @@ IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]+")
 
 
-IMPLICIT_THIS = frozenset({"java"})  # a bare call inside a class may be a method of it
+IMPLICIT_THIS = frozenset({"java", "ruby"})  # a bare call inside a class may be a method of it
 
 
-SPREAD_METHODS = frozenset({"go", "rust"})  # methods may sit in another file than the type
+# Methods may sit in another file than the type (a reopened Ruby class).
+SPREAD_METHODS = frozenset({"go", "rust", "ruby"})
 
 
 class SymbolSource(Protocol):
@@ -200,6 +201,8 @@ class ResolverAPI(Protocol):
     def resolve_expression(
         self, path: str, scope: str, expr: str, hops: int=0,
     ) -> Entity | None: ...
+    def rust_module(self, path: str, expr: str) -> Entity | None: ...
+    def rust_child_modules(self, path: str) -> frozenset[str]: ...
     def local_type(self, path: str, scope: str, var: str, hops: int=0) -> Entity | None: ...
     def attribute_type(self, cls: Definition, attr: str, hops: int=0) -> Entity | None: ...
     def _typed_by(

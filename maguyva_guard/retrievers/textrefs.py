@@ -25,6 +25,12 @@ if TYPE_CHECKING:
     from maguyva_guard.index.store import Store
 
 ATTRIBUTE_SCAN_LIMIT = 2000  # text lines examined for `obj.name` reads of one member
+COMPILED = frozenset({"go"})  # methods are not assignable: `x.name = ..` writes a field
+FIELD_LANGUAGES = frozenset({"go"})
+# A method is taken as a value with `Type::method` (Rust) or `obj::method` (Java), never as
+# `obj.method`: there a read `obj.name` is a field.
+NO_METHOD_VALUES = frozenset({"rust", "java"})  # a struct field of a method's name hides its reads
+_ASSIGNED = re.compile(r"\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)")  # `x.name = ...`, `x.name += ...`
 
 
 class TextReferences:
@@ -50,12 +56,15 @@ class TextReferences:
         read, a bound method passed on): lines the text index finds, turned into references
         to resolve like any other. Lines the index already has a reference for are skipped."""
         name = target.name
+        if language_for(target.path) in NO_METHOD_VALUES:
+            return  # `obj.name` without a call can only be a field there
         hits = self.text.search(
             SearchRequest(query=name, intent=spec.EXACT_MATCH, terms=(name,),
                           limit=ATTRIBUTE_SCAN_LIMIT))
         pattern = re.compile(rf"([A-Za-z_][\w.]*(?:\(\))?)\.{re.escape(name)}\b(?!\s*\()")
         known: dict[str, set[int]] = {}
         language = language_for(target.path)
+        field = language in FIELD_LANGUAGES and self._go_field(name, hits)
         for hit in hits:
             if language_for(hit.path) != language:
                 continue  # prose and other languages: a `x.name` there is no reference
@@ -70,8 +79,20 @@ class TextReferences:
                 if python and (in_comment_or_string(text, m.start())
                                or self._in_docstring(hit, m.start())):
                     continue  # `Use attrs.evolve instead` in a docstring is no read
+                if language in COMPILED and (field or _ASSIGNED.match(text, m.end())):
+                    # Go, Java, Rust: a method cannot be assigned to (`flag.Changed = true`
+                    # writes a field), and a Go struct field of that name makes a plain
+                    # read of it the field (pflag: `!flag.Changed` is Flag.Changed).
+                    continue
                 scope = hit.symbol if hit.symbol != MODULE_SYMBOL else ""
                 yield Reference(hit.path, name, ATTRIBUTE, hit.line_start, scope, m.group(1))
+    def _go_field(self, name: str, hits: list[Hit]) -> bool:
+        """Whether a Go struct declares a field `name` (a line `Name Type` or
+        `A, Name Type` among the text hits of `name`)."""
+        decl = re.compile(rf"^\s*(?:\w+\s*,\s*)*{re.escape(name)}(?:\s*,\s*\w+)*\s+[\w*\[\]]")
+        return any(language_for(h.path) == "go" and decl.match(self._line(h.path, h.line_start))
+                   for h in hits)
+
     def data_attribute(self, name: str) -> bool:
         """Whether some Python class stores `name` as data (`self.name = ...`): then a read
         `obj.name` on a receiver of unknown type may be that attribute, not a method."""

@@ -48,16 +48,16 @@
 ; Out of line: `int Shape::area() const {}`, `Shape::Shape(int) {}`, `ns::Shape::f()`.
 (function_definition declarator: (function_declarator declarator:
   (qualified_identifier scope: (_) @qualifier name: (identifier) @name)) body: (_) @body)
-  @definition.function
+  @definition.method
 (function_definition declarator: (pointer_declarator declarator: (function_declarator
   declarator: (qualified_identifier scope: (_) @qualifier name: (identifier) @name)))
-  body: (_) @body) @definition.function
+  body: (_) @body) @definition.method
 (function_definition declarator: (reference_declarator (function_declarator
   declarator: (qualified_identifier scope: (_) @qualifier name: (identifier) @name)))
-  body: (_) @body) @definition.function
+  body: (_) @body) @definition.method
 (function_definition declarator: (function_declarator declarator: (qualified_identifier
   scope: (_) @qualifier name: (qualified_identifier scope: (_) name: (identifier) @name)))
-  body: (_) @body) @definition.function
+  body: (_) @body) @definition.method
 (alias_declaration name: (type_identifier) @name type: (_) @body) @definition.type
 (enum_specifier name: (type_identifier) @name body: (_) @body) @definition.type
 

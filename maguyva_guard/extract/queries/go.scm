@@ -68,6 +68,11 @@
   (selector_expression operand: (_) @receiver field: (field_identifier) @name) @reference.use))
 (literal_value (literal_element (identifier) @name @reference.use))
 
+; An assignment's target is written, not used: `flag.Changed = true` sets a field, and
+; reading it as a use would make a caller of every method named `Changed`.
+(assignment_statement left: (expression_list
+  (selector_expression field: (field_identifier) @skip)))
+
 ; ---- locals: parameters and declared variables -------------------------------------------
 (parameter_declaration name: (identifier) @local)
 (variadic_parameter_declaration name: (identifier) @local)

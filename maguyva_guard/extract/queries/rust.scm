@@ -37,6 +37,14 @@
   function: (field_expression value: (_) @receiver field: (field_identifier) @name)))
   @reference.call
 (macro_invocation macro: (identifier) @name) @reference.call
+; Calls inside a macro's arguments (`assert_eq!(t(""), Hir::empty())`, `vec![x.f()]`): the
+; grammar leaves them as token trees, so the tokens `name (..)`, `Type :: name (..)` and
+; `recv . name (..)` are read as calls (with a receiver, the same name's plain match loses).
+(token_tree (identifier) @name . (token_tree)) @reference.call
+(token_tree [(identifier) (self)] @receiver . "::" . (identifier) @name . (token_tree))
+  @reference.call
+(token_tree [(identifier) (self)] @receiver . "." . (identifier) @name . (token_tree))
+  @reference.call
 (macro_invocation macro: (scoped_identifier path: (_) @receiver name: (identifier) @name))
   @reference.call
 

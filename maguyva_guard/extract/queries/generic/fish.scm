@@ -1,0 +1,3 @@
+; fish (generic tier).
+(function_definition name: (word) @name) @definition.function
+(command name: (word) @name) @reference.call
