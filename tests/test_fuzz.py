@@ -82,6 +82,24 @@ FRAGMENTS: dict[str, tuple[str, ...]] = {
         "{{ A, B }}\n", "class {n} {{ void {m}( {{\n", "record {n}(int {m}) {{}}\n",
     ),
 }
+FRAGMENTS.update({
+    "c": (
+        "#include \"{n}.h\"\n", "#include <{m}.h>\n",
+        "static int {n}(int a) {{ return {m}(a); }}\n",
+        "int {n}(void);\n", "struct {n} {{ int {m}; }};\n", "typedef struct {{ int x; }} {n};\n",
+        "#define {n}(a) {m}(a)\n", "#define {n} 1\n", "char **{n}(const char *{m}) {{\n",
+        "void {n}(int (*{m})(int));\n", "#ifdef {n}\n", "#endif\n", "int {n}( {{\n",
+    ),
+    "cpp": (
+        "namespace {n} {{\n", "}}\n",
+        "class {n} : public {m} {{ public: int {m}(int a) const; }};\n",
+        "int {n}::{m}(int a) const {{ return this->{m}(a); }}\n", "using namespace {n}::{m};\n",
+        "template <typename T> T {n}(T v) {{ return {m}<T>(v); }}\n",
+        "void {n}() {{ {m} x(1); {m} *p = new {m}; p->{n}(); {n}::{m}(); }}\n",
+        "{n}::{n}(int a) : {m}(a) {{}}\n", "struct {n} {{ virtual ~{n}(); }};\n",
+        "void {n}::{m}::{n}() {{\n", "#include \"{n}.hpp\"\n",
+    ),
+})
 FRAGMENTS["ruby"] = (
     "def {n}(a, b = 1)\n  {m}(a)\nend\n", "class {n} < {m}\n  include {m}\n", "end\n",
     "module {n}\n  def self.{m}; end\nend\n", "require_relative '{n}'\n", "{n}.new({m})\n",

@@ -11,6 +11,9 @@ Targets as produced (documented for the store and the graph):
 - go: the import path; name = the package's last path segment without a version suffix.
 - rust: the "::" path of the leaf ("std::collections::HashMap"); wildcards end in "::*".
 - java: the dotted name ("a.b.C", "a.b.*", static members included).
+- c (C and C++): `#include "x.h"` has name "*", alias "" and the file as written ("x.h");
+  `#include <x.h>` keeps its brackets ("<x.h>"). C++ `using namespace a::b;` has name "*",
+  alias "*" and target "a::b::*"; `using a::B;` binds B to "a::B".
 - ruby: `require "x"` / `require_relative "x"` / `load "x.rb"`: name "*", alias "" (the
   file's constants become visible), target "x" for require, "./x" for require_relative.
 - php: `use A\\B\\C as D` is name "C", target "A.B.C", alias "D" (dots for backslashes).
@@ -203,6 +206,22 @@ def _java(source: bytes, node: Node) -> list[ImportRef]:
     return [ImportRef(name, path, name, node)]
 
 
+def _c(source: bytes, node: Node) -> list[ImportRef]:
+    if node.type == "preproc_include":
+        path = node.child_by_field_name("path")
+        if path is None:
+            return []
+        written = text(source, path).strip()
+        target = _unquote(written) if written.startswith('"') else written
+        return [ImportRef("*", target, "", node)]
+    named = next((c for c in node.named_children), None)  # a using_declaration
+    if named is None:
+        return []
+    target = normalize(text(source, named))
+    if any(child.type == "namespace" for child in node.children):
+        return [ImportRef("*", target + "::*", "*", node)]
+    name = target.rsplit("::", 1)[-1]
+    return [ImportRef(name, target, name, node)]
 def _ruby(source: bytes, node: Node) -> list[ImportRef]:
     method = node.child_by_field_name("method")
     args = node.child_by_field_name("arguments")
@@ -260,6 +279,7 @@ _READERS: Final[dict[str, Callable[[bytes, Node], list[ImportRef]]]] = {
     "go": _go,
     "rust": _rust,
     "java": _java,
+    "c": _c,
     "ruby": _ruby,
     "php": _php,
 }

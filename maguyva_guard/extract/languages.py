@@ -7,6 +7,7 @@ Languages are data (STYLE 8): a row here, a query file `queries/<name>.scm` and 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -77,6 +78,12 @@ LANGUAGES: Final[dict[str, LanguageSpec]] = {
             "java", "java", (".java",), "java.scm", "java",
             comment_types=("line_comment", "block_comment"),
         ),
+        # `.h` is C by name; extract/detect.py reads a header's bytes to tell C++ apart.
+        LanguageSpec("c", "c", (".c", ".h"), "c.scm", "c", package_scope=True),
+        LanguageSpec(
+            "cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++"),
+            "cpp.scm", "c", wrappers=("template_declaration",), package_scope=True,
+        ),
         LanguageSpec(
             "ruby", "ruby", (".rb", ".rake", ".gemspec"), "ruby.scm", "ruby",
                     filenames=("Rakefile", "Gemfile"), package_scope=True,
@@ -107,17 +114,36 @@ _FOLDER_FILES: Final[dict[str, frozenset[str]]] = {
     "rust": frozenset({"mod", "lib", "main"}),
 }
 
+# Languages whose names live in one namespace for the whole program, whatever the file
+# (C, and C++ outside its `namespace` blocks): no module prefix.
+GLOBAL_NAMESPACE: Final = frozenset({"c", "cpp"})
+
 # A query file may start with "; inherits: a, b" to include shared files (the JS family).
 _INHERITS: Final = re.compile(r"^;\s*inherits:\s*(.+)$", re.MULTILINE)
 
 
 def language_for(path: str) -> str | None:
-    """The registry name of the language of `path`, by extension; None when unsupported."""
+    """The registry name of the language of `path`, by extension (or, for a file without
+    one, by the shebang line the index read: note_detected); None when unsupported."""
     name = path.rsplit("/", 1)[-1]
     dot = name.rfind(".")
     if dot <= 0:
-        return _BY_FILENAME.get(name)
+        return _BY_FILENAME.get(name) or (_DETECTED.get(path) if _DETECTED else None)
     return _BY_EXTENSION.get(name[dot:].lower())
+
+
+# Extension-less paths of the current view whose bytes named their language (a shebang):
+# the index records it per blob (extract/detect.py) and the view's reader notes it here, so
+# that resolution, which goes by path, treats `bin/tool` as the Python it is.
+_DETECTED: dict[str, str] = {}
+
+
+def note_detected(files: Iterable[tuple[str, str | None]]) -> None:
+    """Remember the languages of the extension-less paths among (path, language) pairs."""
+    _DETECTED.clear()
+    for path, language in files:
+        if language and "." not in path.rsplit("/", 1)[-1][1:]:
+            _DETECTED[path] = language
 
 
 def module_name(path: str, language: str) -> str:
@@ -133,7 +159,7 @@ def module_name(path: str, language: str) -> str:
     *folders, filename = parts
     if language == "go":
         return ".".join(folders)
-    if language in _NO_PATH_PREFIX:
+    if language in _NO_PATH_PREFIX or language in GLOBAL_NAMESPACE:
         return ""
     stem = filename.rsplit(".", 1)[0] if "." in filename[1:] else filename
     if language in ("typescript", "tsx") and stem.endswith(".d"):

@@ -127,12 +127,16 @@ def _closes_before(open_item: Item, item: Item) -> bool:
 
 
 def _name(item: Item, parent: Item | None) -> None:
-    if item.qualifier:
-        item.parent = item.qualifier
-        item.qualified = f"{item.qualifier}.{item.name}"
-        return
     prefix = parent.qualified if parent is not None else ""
+    if item.qualifier:
+        # Go's receiver type (always at the top), or C++'s `Shape::` of an out-of-line
+        # method inside `namespace geo { ... }`: "geo.Shape.area".
+        owner = item.qualifier.replace("::", ".")
+        item.parent = f"{prefix}.{owner}" if prefix else owner
+        item.qualified = f"{item.parent}.{item.name}"
+        return
     item.parent = prefix
-    item.qualified = f"{prefix}.{item.name}" if prefix else item.name
+    name = item.name.replace("::", ".")  # C++17 `namespace a::b {`
+    item.qualified = f"{prefix}.{name}" if prefix else name
     if item.kind == FUNCTION and parent is not None and parent.kind in _METHOD_PARENTS:
         item.kind = METHOD

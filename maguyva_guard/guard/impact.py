@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from maguyva_guard import git, spec
 from maguyva_guard.config import MAX_FILE_BYTES
 from maguyva_guard.errors import FatalError
+from maguyva_guard.extract.detect import language_of_source
 from maguyva_guard.guard import batch, changes, docs, mentions, model, risk
 from maguyva_guard.guard import files as changed_files
 from maguyva_guard.guard.model import STAGED
@@ -336,7 +337,8 @@ def _kind_of(store: Store) -> changes.KindOf:
         path = change.new_path or change.old_path
         row = store.conn.execute("SELECT status, size FROM blobs WHERE oid = ?", (blob,)).fetchone()
         status, size = (row[0], row[1]) if row else (None, len(data))
-        return changed_files.kind_of(change, data, status, size, indexer.language_of(path))
+        language = language_of_source(path, data) if data else indexer.language_of(path)
+        return changed_files.kind_of(change, data, status, size, language)
 
     return kind_of
 

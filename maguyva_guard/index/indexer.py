@@ -16,6 +16,7 @@ from pathlib import Path
 
 from maguyva_guard import git
 from maguyva_guard.extract import classify
+from maguyva_guard.extract.detect import BY_CONTENT
 from maguyva_guard.index import embeddings, fulltext
 from maguyva_guard.index import parse as blobparse
 from maguyva_guard.index.embeddings import UNKNOWN, Delta
@@ -241,6 +242,16 @@ def language_of(path: str) -> str | None:
     return languages.language_for(path)
 
 
+def _blob_language(store: Store, path: str, blob: str) -> str | None:
+    """The language the index parsed a blob as, where the path alone may be wrong (a C++
+    `.h`, a script without an extension: extract/detect.py)."""
+    by_name = language_of(path)
+    if by_name not in BY_CONTENT:
+        return by_name
+    row = store.conn.execute("SELECT language FROM blobs WHERE oid = ?", (blob,)).fetchone()
+    return row[0] if row is not None and row[0] else by_name
+
+
 def warm_parsers(store: Store, blobs: Mapping[str, str]) -> None:
     """Start compiling, in the background, the queries of the languages of those blobs
     (blob -> a path) that the index has not parsed yet: the update or the change mapper
@@ -282,7 +293,7 @@ def _final_view(store: Store, old: Mapping[str, FileInfo], entries: View,
     view = {p: old[p] for p in entries if p not in changed}
     for p, blob in changed.items():
         category = classify.file_category(p, status.get(blob, classify.PARSED))
-        view[p] = FileInfo(blob, language_of(p), category)
+        view[p] = FileInfo(blob, _blob_language(store, p, blob), category)
     return view
 
 

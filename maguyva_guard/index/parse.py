@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from maguyva_guard import git
 from maguyva_guard.extract import classify
+from maguyva_guard.extract.detect import BY_CONTENT, language_of_source
 from maguyva_guard.index.writer import BlobRows, StoreWriter, symbol_rows
 
 Progress = Callable[[int, int], None]  # (done, total) blobs parsed
@@ -56,6 +57,8 @@ def index_blobs(root: str, writer: StoreWriter, fresh: Mapping[str, tuple[str, i
     for oid, (path, _) in fresh.items():
         blob_id, next_id = next_id, next_id + 1
         data, size, language = contents.get(oid, b""), max(sizes.get(oid, 0), 0), language_of(path)
+        if language in BY_CONTENT and data:  # a `.h` header, a file without an extension
+            language = language_of_source(path, data)
         status = (classify.SKIPPED_BINARY if oid in by_name
                   else _status(path, data, size, language, max_size))
         if oid in contents and status not in (classify.SKIPPED_BINARY, classify.SKIPPED_SIZE) \

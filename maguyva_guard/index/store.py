@@ -51,6 +51,14 @@ def module_prefix(path: str, language: str | None) -> str:
     return languages.module_name(path, language)
 
 
+def _note_detected(files: dict[str, FileInfo]) -> None:
+    """Tell the registry which extension-less files are scripts of a language (shebang)."""
+    from maguyva_guard.extract import languages
+
+    languages.note_detected((p, f.language) for p, f in files.items()
+                            if "." not in p.rsplit("/", 1)[-1][1:])
+
+
 def qualify(prefix: str, local: str) -> str:
     """"mod" + "Class.method" -> "mod.Class.method"; a local "" (module level) stays ""."""
     if not local:
@@ -175,6 +183,7 @@ class Store:
                                  " ORDER BY path")
         files = {p: FileInfo(b, lang, c) for p, b, lang, c in rows}
         self._files_cache = (digest, files) if digest is not None else None
+        _note_detected(files)
         return files
 
     def remember_view(self, digest: str, files: dict[str, FileInfo]) -> None:
@@ -182,6 +191,7 @@ class Store:
         index update built it, so the first read after the update need not. In path order,
         as files() reads them."""
         self._files_cache = (digest, dict(sorted(files.items())))
+        _note_detected(files)
 
     def category(self, path: str) -> str | None:
         row = self.conn.execute("SELECT category FROM files WHERE path = ?", (path,)).fetchone()

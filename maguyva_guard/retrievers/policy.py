@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from maguyva_guard.extract.languages import LANGUAGES
+from maguyva_guard.extract.languages import GLOBAL_NAMESPACE, LANGUAGES
 from maguyva_guard.extract.languages import language_for as language_of
 from maguyva_guard.records import (
     AMBIGUOUS,
@@ -14,6 +14,7 @@ from maguyva_guard.records import (
     Reference,
 )
 from maguyva_guard.retrievers import scripting
+from maguyva_guard.retrievers.cfamily import resolve_c
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.resolution_base import (
     ATTRIBUTE,
@@ -39,6 +40,8 @@ class Policy:
 
     def _resolve(self: ResolverAPI, ref: Reference) -> Resolution:
         language = language_of(ref.path)
+        if language in GLOBAL_NAMESPACE:
+            return resolve_c(self, ref)
         if language is not None and LANGUAGES[language].generic:
             # The generic tier: names only, never more than ambiguous (a lower bound).
             named = scripting.generic_candidates(self.source, ref.path, ref.name, language_of)

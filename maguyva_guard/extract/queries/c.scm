@@ -1,0 +1,2 @@
+; C symbols and references: everything is in _cfamily.scm.
+; inherits: _cfamily
