@@ -16,6 +16,7 @@ from maguyva_guard.retrievers.resolution_base import (
     GO_RECEIVER,
     IDENT,
     MAX_HOPS,
+    NAMESPACE_LANGUAGES,
     SELF_NAMES,
     Entity,
     ResolverAPI,
@@ -94,8 +95,14 @@ class Inference:
                 rest = rest[1:]
         else:
             entity = self.lookup_name(path, scope, head, hops + 1)
+            managed = language_of(path) in NAMESPACE_LANGUAGES
+            if managed and entity is not None and _is_property(entity):
+                entity = None  # `store.close()` with `var store: Store`: read its type
             if entity is None:
                 entity = self.local_type(path, scope, head, hops + 1)
+            if entity is None and managed:
+                cls = self.enclosing_class(path, scope)  # a field, read without `this.`
+                entity = self.attribute_type(cls, head, hops + 1) if cls is not None else None
         for seg in rest:
             if entity is None:
                 return None
@@ -172,6 +179,8 @@ class Inference:
         )
         annotated = re.compile(rf"(?<![\w.]){name}\s*:\s*['\"]?([A-Za-z_][\w.]*)")
         context = re.compile(rf"\bwith\s+([A-Za-z_][\w.]*)\s*\(.*\bas\s+{name}\b")
+        # C#: `Store store;`, `Store s = ...`, a parameter `(Store s)`.
+        declared = re.compile(rf"(?<![\w.])([A-Z]\w*)(?:<[^<>;=]*>)?\??\s+{name}\s*[;=,)]")
         loop = re.compile(rf"\bfor\s+{name}\s+in\s+([A-Za-z_][\w.]*)\s*(\()?")
         for line in lines:
             m = loop.search(line)
@@ -179,11 +188,14 @@ class Inference:
                 element = self.element_type(path, scope, m.group(1), bool(m.group(2)), hops)
                 if element is not None:
                     return element
-            for pattern in (assign, annotated, context):
+            patterns: tuple[re.Pattern[str], ...] = (assign, annotated, context)
+            if language_of(path) == "csharp":
+                patterns = (assign, declared)
+            for pattern in patterns:
                 m = pattern.search(line)
                 if m is None:
                     continue
-                if pattern is annotated:
+                if pattern is annotated or pattern is declared:
                     e = self.resolve_expression(path, scope, m.group(1), hops + 1)
                 else:  # `var = f(...)`, `with f(...) as var`
                     e = self.called(self.callee(path, scope, m.group(1), hops + 1), hops)
@@ -285,7 +297,9 @@ class Inference:
             return self._returns[key]
         self._returns[key] = None  # while it is worked out: recursion ends here
         found = None
-        if language_of(fn.path) == "python" and hops <= MAX_HOPS:
+        if language_of(fn.path) in NAMESPACE_LANGUAGES and hops <= MAX_HOPS:
+            found = self.declared_return(fn, hops)
+        elif language_of(fn.path) == "python" and hops <= MAX_HOPS:
             m = _RETURN_ANNOTATION.search(fn.signature)
             if m is not None:
                 found = _instance(self.resolve_expression(fn.path, fn.qualified_name,
@@ -381,3 +395,8 @@ def _instance(e: Entity | None) -> Entity | None:
         return None
     return Entity("instance", path=e.path, definition=e.definition, sure=False)
 
+
+def _is_property(e: Entity) -> bool:
+    """A member that is no class (a property, or a method used as a value) of a class."""
+    d = e.definition
+    return d is not None and bool(d.parent) and d.kind not in CLASS_KINDS

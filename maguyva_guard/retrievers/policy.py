@@ -70,6 +70,8 @@ class Policy:
         receiver = scripting.receiver(language_of(ref.path), ref.receiver)
         if receiver and receiver == self.receiver_variable(ref.path, ref.scope):
             receiver = "self"
+        elif receiver == "base" and language_of(ref.path) == "csharp":
+            receiver = "super"  # C#'s `base.M()`
         if receiver in SELF_NAMES or receiver in SUPER_NAMES:
             cls = self.enclosing_class(ref.path, ref.scope)
             if cls is None:

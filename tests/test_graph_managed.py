@@ -1,0 +1,147 @@
+"""Callers across files in C#, Kotlin, Scala and Swift: namespaces and packages (not folders),
+imports and aliases, receivers typed by declarations, implicit `this`/`self`, inherited
+methods, members spread over files (partial classes, extensions, extension functions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from maguyva_guard.index import indexer
+from maguyva_guard.index.store import Store
+from maguyva_guard.records import AMBIGUOUS
+from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.graph import GraphRetriever
+
+# language -> (files, target qualified name, sure callers, not callers)
+CASES = {
+    "csharp": (
+        {
+            "src/Storage/Store.cs": (
+                "namespace Acme.Storage {\n  public partial class Store {\n"
+                "    public static Store Open(string p) { return new Store(); }\n"
+                "    public void Close() { Flush(); }\n  }\n}\n"
+            ),
+            "src/Storage/Store.Flush.cs": (
+                "namespace Acme.Storage {\n  public partial class Store {\n"
+                "    public void Flush() {}\n  }\n}\n"
+            ),
+            "src/App/App.cs": (
+                "using Acme.Storage;\nnamespace Acme.App {\n  public class App : Base {\n"
+                "    private Store store;\n"
+                "    public void Run() { Store s = Store.Open(\"a\"); s.Flush(); }\n"
+                "    public void Field() { store.Flush(); }\n"
+                "    public void Inherited() { Stop(); }\n  }\n}\n"
+            ),
+            "src/App/Base.cs": (
+                "namespace Acme.App {\n  public class Base {\n    public void Stop() {}\n  }\n}\n"
+            ),
+            "src/Other/Cache.cs": (
+                "namespace Acme.Other {\n  public class Cache {\n"
+                "    public void Flush() {}\n    void Go() { Flush(); }\n  }\n}\n"
+            ),
+        },
+        "src.Storage.Store.Flush.Store.Flush",
+        {"src.Storage.Store.Store.Close", "src.App.App.App.Run", "src.App.App.App.Field"},
+        {"src.Other.Cache.Cache.Go"},
+    ),
+    "kotlin": (
+        {
+            "src/main/kotlin/store/Store.kt": (
+                "package com.acme.store\n\nclass Store {\n    fun close() {}\n"
+                "    companion object {\n        fun open(p: String): Store = Store()\n    }\n}\n"
+            ),
+            "src/main/kotlin/store/Ext.kt": (
+                "package com.acme.store\n\nfun Store.reopen(): Store { close(); return this }\n"
+            ),
+            "src/main/kotlin/app/App.kt": (
+                "package com.acme.app\n\nimport com.acme.store.Store\n"
+                "import com.acme.store.reopen\n\n"
+                "class App(private val store: Store) {\n"
+                "    fun run() { val s = Store.open(\"a\"); s.close() }\n"
+                "    fun typed(f: Store) { f.close() }\n"
+                "    fun field() { store.close() }\n"
+                "    fun again() { store.reopen() }\n}\n"
+            ),
+            "src/main/kotlin/other/Cache.kt": (
+                "package com.acme.other\n\nclass Cache {\n    fun close() {}\n"
+                "    fun go() { close() }\n}\n"
+            ),
+        },
+        "src.main.kotlin.store.Store.Store.close",
+        {"src.main.kotlin.app.App.App.run", "src.main.kotlin.app.App.App.typed",
+         "src.main.kotlin.app.App.App.field", "src.main.kotlin.store.Ext.Store.reopen"},
+        {"src.main.kotlin.other.Cache.Cache.go"},
+    ),
+    "scala": (
+        {
+            "src/main/scala/store/Store.scala": (
+                "package com.acme.store\n\nclass Store {\n  def close(): Unit = {}\n}\n"
+                "object Store {\n  def open(p: String): Store = new Store()\n}\n"
+            ),
+            "src/main/scala/app/App.scala": (
+                "package com.acme.app\n\nimport com.acme.store.{Store => S}\n\n"
+                "class App(store: S) extends Base {\n"
+                "  def run(): Unit = { val s = new S(); s.close() }\n"
+                "  def typed(f: S): Unit = f.close()\n"
+                "  def field(): Unit = store.close()\n"
+                "  def inherited(): Unit = stop()\n}\n"
+            ),
+            "src/main/scala/app/Base.scala": (
+                "package com.acme.app\n\nclass Base {\n  def stop(): Unit = {}\n}\n"
+            ),
+            "src/main/scala/other/Cache.scala": (
+                "package com.acme.other\n\nclass Cache {\n  def close(): Unit = {}\n"
+                "  def go(): Unit = close()\n}\n"
+            ),
+        },
+        "src.main.scala.store.Store.Store.close",
+        {"src.main.scala.app.App.App.run", "src.main.scala.app.App.App.typed",
+         "src.main.scala.app.App.App.field"},
+        {"src.main.scala.other.Cache.Cache.go"},
+    ),
+    "swift": (
+        {
+            "Sources/Store/Store.swift": (
+                "public class Store {\n    public init() {}\n    public func close() {}\n}\n"
+            ),
+            "Sources/Store/Store+Open.swift": (
+                "extension Store {\n    public func reopen() -> Store { close(); return self }\n}\n"
+            ),
+            "Sources/App/App.swift": (
+                "import Store\n\nclass App {\n    var store: Store\n"
+                "    init(store: Store) { self.store = store }\n"
+                "    func run() { let s = Store(); s.close() }\n"
+                "    func typed(f: Store) { f.close() }\n"
+                "    func field() { store.close() }\n"
+                "    func again() { self.store.reopen() }\n}\n"
+            ),
+            "Sources/Other/Cache.swift": (
+                "class Cache {\n    func close() {}\n    func go() { close() }\n}\n"
+            ),
+        },
+        "Sources.Store.Store.Store.close",
+        {"Sources.App.App.App.run", "Sources.App.App.App.typed", "Sources.App.App.App.field",
+         "Sources.Store.Store+Open.Store.reopen"},
+        {"Sources.Other.Cache.Cache.go"},
+    ),
+}
+
+
+def _callers(repo, qualified_name: str) -> dict[str, str]:
+    with Store.open(repo) as store:
+        indexer.update(store)
+        targets = store.definitions(qualified_name=qualified_name)
+        assert len(targets) == 1, sorted(d.qualified_name for d in store.definitions())
+        hits = GraphRetriever(store).search(
+            SearchRequest(query="", intent="find_references", target=targets[0], limit=0)
+        )
+    return {h.symbol: h.confidence for h in hits}
+
+
+@pytest.mark.parametrize("language", sorted(CASES))
+def test_callers_resolve_through_namespaces_and_typed_receivers(make_repo, language):
+    files, target_qn, expected, not_expected = CASES[language]
+    found = _callers(make_repo(files), target_qn)
+    assert expected <= set(found), found
+    assert not (not_expected & set(found)), found
+    assert all(found[s] != AMBIGUOUS for s in expected), found
