@@ -263,8 +263,3 @@ _READERS: Final[dict[str, Callable[[bytes, Node], list[ImportRef]]]] = {
     "ruby": _ruby,
     "php": _php,
 }
-
-# C#, Kotlin, Scala and Swift read their namespaces too: see namespaced.py.
-from maguyva_guard.extract.namespaced import READERS as _NAMESPACED  # noqa: E402
-
-_READERS.update(_NAMESPACED)

@@ -18,6 +18,7 @@ from typing import Final
 
 from tree_sitter import Node
 
+from maguyva_guard.extract import imports
 from maguyva_guard.extract.imports import ImportRef
 from maguyva_guard.extract.source_text import normalize, text
 
@@ -135,3 +136,10 @@ def swift(source: bytes, node: Node) -> list[ImportRef]:
 
 
 READERS: Final = {"csharp": csharp, "kotlin": kotlin, "scala": scala, "swift": swift}
+
+
+def read_imports(style: str, source: bytes, node: Node) -> list[ImportRef]:
+    """imports.read_imports, with these four styles too."""
+    reader = READERS.get(style)
+    return reader(source, node) if reader is not None else imports.read_imports(style, source,
+                                                                                node)

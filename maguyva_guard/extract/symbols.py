@@ -19,8 +19,8 @@ from tree_sitter import Node, QueryCursor
 
 from maguyva_guard.extract import query as q
 from maguyva_guard.extract.chunks import build_chunks
-from maguyva_guard.extract.imports import read_imports
 from maguyva_guard.extract.languages import LANGUAGES, LanguageSpec
+from maguyva_guard.extract.namespaced import read_imports
 from maguyva_guard.extract.scopes import Item, ScopeMap, resolve_items, widen
 from maguyva_guard.extract.source_text import (
     docstring,
