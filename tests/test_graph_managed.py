@@ -23,7 +23,7 @@ CASES = {
             ),
             "src/Storage/Store.Flush.cs": (
                 "namespace Acme.Storage {\n  public partial class Store {\n"
-                "    public void Flush() {}\n  }\n}\n"
+                "    public void Flush() {\n      int done = 1;\n    }\n  }\n}\n"
             ),
             "src/App/App.cs": (
                 "using Acme.Storage;\nnamespace Acme.App {\n  public class App : Base {\n"
@@ -47,7 +47,8 @@ CASES = {
     "kotlin": (
         {
             "src/main/kotlin/store/Store.kt": (
-                "package com.acme.store\n\nclass Store {\n    fun close() {}\n"
+                "package com.acme.store\n\nclass Store {\n"
+                "    fun close() {\n        val done = 1\n    }\n"
                 "    companion object {\n        fun open(p: String): Store = Store()\n    }\n}\n"
             ),
             "src/main/kotlin/store/Ext.kt": (
@@ -75,7 +76,8 @@ CASES = {
     "scala": (
         {
             "src/main/scala/store/Store.scala": (
-                "package com.acme.store\n\nclass Store {\n  def close(): Unit = {}\n}\n"
+                "package com.acme.store\n\nclass Store {\n"
+                "  def close(): Unit = {\n    val done = 1\n  }\n}\n"
                 "object Store {\n  def open(p: String): Store = new Store()\n}\n"
             ),
             "src/main/scala/app/App.scala": (
@@ -102,7 +104,8 @@ CASES = {
     "swift": (
         {
             "Sources/Store/Store.swift": (
-                "public class Store {\n    public init() {}\n    public func close() {}\n}\n"
+                "public class Store {\n    public init() {}\n"
+                "    public func close() {\n        let done = 1\n    }\n}\n"
             ),
             "Sources/Store/Store+Open.swift": (
                 "extension Store {\n    public func reopen() -> Store { close(); return self }\n}\n"

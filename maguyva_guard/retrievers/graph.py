@@ -158,8 +158,12 @@ class GraphRetriever:
                 names.add(cls.name)
         wanted = {(target.path, target.qualified_name)}
         heirs: set[tuple[str, str]] = set()  # subclasses whose calls run the constructor
-        if constructor_of is not None and target.name in CONSTRUCTORS:
+        type_calls: tuple[str, str] | None = None  # the type whose calls alone count
+        if constructor_of is not None:
             wanted.add((constructor_of.path, constructor_of.qualified_name))
+            if target.name not in CONSTRUCTORS:  # a type name written elsewhere runs nothing
+                type_calls = (constructor_of.path, constructor_of.qualified_name)
+        if constructor_of is not None and target.name in CONSTRUCTORS:
             for heir in self.heirs(constructor_of, target.name):
                 names.add(heir.name)  # `class B(A): pass`: B() runs A.__init__
                 heirs.add((heir.path, heir.qualified_name))
@@ -177,6 +181,9 @@ class GraphRetriever:
         for ref in candidates:
             res = self.resolver.resolve(ref)
             keys = {(d.path, d.qualified_name) for d in res.definitions}
+            if type_calls is not None and keys & wanted == {type_calls} and \
+                    ref.kind not in (CALL, INHERIT):
+                continue
             if keys & wanted or (ref.kind == CALL and keys & heirs):
                 if (ref.path, ref.scope) == (target.path, target.qualified_name):
                     continue  # recursion is not a caller of interest
