@@ -148,3 +148,26 @@ def test_callers_resolve_through_namespaces_and_typed_receivers(make_repo, langu
     assert expected <= set(found), found
     assert not (not_expected & set(found)), found
     assert all(found[s] != AMBIGUOUS for s in expected), found
+
+
+# A receiver whose type does not show, and a method name that two classes define.
+UNKNOWN_RECEIVER = {
+    "csharp": ("src/Use.cs", "namespace Acme.Use {\n  public class Use {\n"
+               "    public void Go(dynamic x) { x.Flush(); }\n  }\n}\n", "src.Use.Use.Go"),
+    "kotlin": ("src/main/kotlin/use/Use.kt", "package com.acme.use\n\n"
+               "fun go(items: List<Any>) { items.first().close() }\n",
+               "src.main.kotlin.use.Use.go"),
+    "scala": ("src/main/scala/use/Use.scala", "package com.acme.use\n\n"
+              "object Use {\n  def go(items: Seq[Any]): Unit = items.head.close()\n}\n",
+              "src.main.scala.use.Use.Use.go"),
+    "swift": ("Sources/Use/Use.swift", "func go(items: [Any]) { items.first!.close() }\n",
+              "Sources.Use.Use.go"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(UNKNOWN_RECEIVER))
+def test_a_call_the_resolver_cannot_settle_stays_ambiguous(make_repo, language):
+    files, target_qn, _, _ = CASES[language]
+    path, text, caller = UNKNOWN_RECEIVER[language]
+    found = _callers(make_repo({**files, path: text}), target_qn)
+    assert found.get(caller) == AMBIGUOUS, found
