@@ -171,3 +171,17 @@ def test_a_call_the_resolver_cannot_settle_stays_ambiguous(make_repo, language):
     path, text, caller = UNKNOWN_RECEIVER[language]
     found = _callers(make_repo({**files, path: text}), target_qn)
     assert found.get(caller) == AMBIGUOUS, found
+
+
+def test_swift_names_resolve_within_their_module_first(make_repo):
+    """Two SwiftPM modules each define `Model`: a file of module B means B's, unimported A's
+    is no caller's target."""
+    model = "public class Model {\n    public func save() {\n        let done = 1\n    }\n}\n"
+    repo = make_repo({
+        "Sources/A/Model.swift": model,
+        "Sources/B/Model.swift": model,
+        "Sources/B/Use.swift": "func use() { let m = Model(); m.save() }\n",
+    })
+    assert "Sources.B.Use.use" not in _callers(repo, "Sources.A.Model.Model.save")
+    assert _callers(repo, "Sources.B.Model.Model.save").get("Sources.B.Use.use") not in (
+        None, AMBIGUOUS)

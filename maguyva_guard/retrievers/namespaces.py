@@ -27,6 +27,7 @@ from maguyva_guard.retrievers.resolution_base import (
 )
 
 _MODULE_WIDE = frozenset({"swift"})  # every file of the module sees every other
+_SWIFT_ROOTS = frozenset({"Sources", "Tests"})  # SwiftPM: Sources/<Module>/...
 # The declared return type at the end of a signature: Kotlin/Scala `): T`, Swift `-> T`.
 _RETURNS = re.compile(r"(?:\)\s*:|->)\s*([A-Za-z_][\w.]*)\??\s*(?:=|where\b.*)?$")
 
@@ -35,28 +36,31 @@ class Namespaces:
     """Namespaces of C#, Kotlin, Scala and Swift: names found by package, not by path."""
 
     def packages_of(self: ResolverAPI, path: str) -> frozenset[str]:
-        """The packages/namespaces `path` declares ("" when none: the default package)."""
+        """The packages/namespaces `path` declares ("" when none: the default package);
+        a Swift file's is its module: the folder under `Sources/` or `Tests/`."""
+        if language_of(path) in _MODULE_WIDE:
+            parts = path.split("/")
+            at = next((i for i, p in enumerate(parts[:-2]) if p in _SWIFT_ROOTS), None)
+            return frozenset({parts[at + 1] if at is not None else ""})
         own = frozenset(r.target[: -len(".*")] for r in self.scope(path).imports
                         if r.name == "*" and r.alias == "" and r.target.endswith(".*"))
         return own or frozenset({""})
 
-    def namespace_binding(self: ResolverAPI, language: str, package: str,
+    def namespace_binding(self: ResolverAPI, language: str, package: str | None,
                           name: str) -> Entity | None:
         """The top-level definition `name` of a file of `language` declaring `package`
-        (Swift: of any Swift file). Several (a C# partial class in two files) give the
-        first; same-named definitions of different kinds or packages make it unsure."""
-        key = (language, package, name)
+        (None: any package, and never sure). Several (a C# partial class in two files)
+        give the first; same-named definitions of different kinds make it unsure."""
+        key = (language, "*" if package is None else package, name)
         if key in self._namespaced:
             return self._namespaced[key]
         found = [d for d in self.source.definitions(name=name)
                  if not d.parent and language_of(d.path) == language
-                 and (language in _MODULE_WIDE or package in self.packages_of(d.path))]
+                 and (package is None or package in self.packages_of(d.path))]
         entity = None
         if found:
             found.sort(key=lambda d: (d.kind not in CLASS_KINDS, d.path, d.line_start))
-            sure = len({(d.kind, d.name) for d in found}) == 1 and (
-                language not in _MODULE_WIDE or len({d.path for d in found}) == 1
-                or found[0].kind in CLASS_KINDS)
+            sure = package is not None and len({(d.kind, d.name) for d in found}) == 1
             entity = Entity("definition", path=found[0].path, definition=found[0], sure=sure)
         self._namespaced[key] = entity
         return entity
@@ -90,10 +94,15 @@ class Namespaces:
 
     def implicit_binding(self: ResolverAPI, path: str, name: str) -> Entity | None:
         """A name no import binds: the default package's (a file without `package`), or,
-        in Swift, any file's of the module."""
+        in Swift, its module's, else (an Xcode project's folders are no modules) any
+        Swift file's, unsure."""
         language = language_of(path) or ""
         packages = self.packages_of(path)
-        if language not in _MODULE_WIDE and packages != frozenset({""}):
+        if language in _MODULE_WIDE:
+            (module,) = packages
+            return self.namespace_binding(language, module, name) or \
+                self.namespace_binding(language, None, name)
+        if packages != frozenset({""}):
             return None  # its own package is a star import already looked at
         return self.namespace_binding(language, "", name)
 
