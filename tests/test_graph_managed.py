@@ -185,3 +185,20 @@ def test_swift_names_resolve_within_their_module_first(make_repo):
     assert "Sources.B.Use.use" not in _callers(repo, "Sources.A.Model.Model.save")
     assert _callers(repo, "Sources.B.Model.Model.save").get("Sources.B.Use.use") not in (
         None, AMBIGUOUS)
+
+
+def test_kotlin_property_chains_and_library_types(make_repo):
+    """`client.dispatcher.enqueue()` reads the property's declared type; `System.nanoTime()`
+    is a library type's, not the repository's only `nanoTime`."""
+    repo = make_repo({
+        "src/Dispatcher.kt": "package acme\n\nclass Dispatcher {\n    fun enqueue(x: Int) {}\n"
+                             "    fun nanoTime(): Long = 0\n}\n",
+        "src/Client.kt": "package acme\n\nclass Client {\n    val dispatcher: Dispatcher = "
+                         "Dispatcher()\n}\n",
+        "src/Call.kt": "package acme\n\nclass Call(val client: Client) {\n"
+                       "    fun run() { client.dispatcher.enqueue(1) }\n"
+                       "    fun now() = System.nanoTime()\n}\n",
+    })
+    assert _callers(repo, "src.Dispatcher.Dispatcher.enqueue").get("src.Call.Call.run") \
+        not in (None, AMBIGUOUS)
+    assert "src.Call.Call.now" not in _callers(repo, "src.Dispatcher.Dispatcher.nanoTime")

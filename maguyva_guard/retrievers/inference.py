@@ -80,6 +80,7 @@ class Inference:
             return None
         head, *rest = expr.split(".")
         entity: Entity | None
+        managed = language_of(path) in NAMESPACE_LANGUAGES
         if head in SELF_NAMES or head == self.receiver_variable(path, scope):
             cls = self.enclosing_class(path, scope)
             if cls is None:
@@ -95,7 +96,6 @@ class Inference:
                 rest = rest[1:]
         else:
             entity = self.lookup_name(path, scope, head, hops + 1)
-            managed = language_of(path) in NAMESPACE_LANGUAGES
             if managed and entity is not None and _is_property(entity):
                 entity = None  # `store.close()` with `var store: Store`: read its type
             if entity is None:
@@ -107,6 +107,8 @@ class Inference:
             if entity is None:
                 return None
             entity = _property_type(self, self.member(entity, seg, hops + 1), hops + 1)
+        if managed and entity is not None and _is_property(entity):
+            return self.declared_type(entity, hops + 1)  # `client.dispatcher`: its type
         return entity
 
     def rust_module(self: ResolverAPI, path: str, expr: str) -> Entity | None:
@@ -397,6 +399,12 @@ def _instance(e: Entity | None) -> Entity | None:
 
 
 def _is_property(e: Entity) -> bool:
-    """A member that is no class (a property, or a method used as a value) of a class."""
+    """A property of a class (`val x: T`, `var x: T`, `let x`, C# `T X { get; }`)."""
     d = e.definition
-    return d is not None and bool(d.parent) and d.kind not in CLASS_KINDS
+    if d is None or not d.parent or d.kind in CLASS_KINDS:
+        return False
+    return _MANAGED_PROPERTY.search(d.signature) is not None or (
+        language_of(d.path) == "csharp" and "(" not in d.signature)
+
+
+_MANAGED_PROPERTY = re.compile(r"(?:^|\s)(?:val|var|let)\s")

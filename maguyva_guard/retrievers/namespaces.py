@@ -143,3 +143,21 @@ class Namespaces:
         if e is None or e.definition is None or e.definition.kind not in CLASS_KINDS:
             return None
         return Entity("instance", path=e.path, definition=e.definition, sure=False)
+
+    def declared_type(self: ResolverAPI, e: Entity, hops: int) -> Entity | None:
+        """An instance of the class a property declares (`val dispatcher: Dispatcher`,
+        `var store: Store`, C# `public Store Store { get; }`), probable."""
+        d = e.definition
+        if d is None:
+            return None
+        if language_of(d.path) == "csharp":
+            m = re.search(rf"([A-Za-z_][\w.]*)(?:<[^()]*>)?\??\s+{re.escape(d.name)}\s*$",
+                          d.signature)
+        else:
+            m = re.search(rf"\b{re.escape(d.name)}\s*:\s*([A-Za-z_][\w.]*)", d.signature)
+        if m is None:
+            return None
+        found = self.resolve_expression(d.path, d.parent, m.group(1), hops + 1)
+        if found is None or found.definition is None or found.definition.kind not in CLASS_KINDS:
+            return None
+        return Entity("instance", path=found.path, definition=found.definition, sure=False)

@@ -17,6 +17,8 @@ from maguyva_guard.retrievers import scripting
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.resolution_base import (
     ATTRIBUTE,
+    IDENT,
+    NAMESPACE_LANGUAGES,
     SELF_NAMES,
     SUPER_NAMES,
     UNRESOLVED,
@@ -90,6 +92,8 @@ class Policy:
                 return UNRESOLVED  # `os.environ.get(...)`: a module outside the repository
             if self.foreign_receiver(ref.path, ref.scope, receiver):
                 return UNRESOLVED  # `environ: WSGIEnvironment`, `d = {}`: see foreign.py
+            if language_of(ref.path) in NAMESPACE_LANGUAGES and _type_name(receiver):
+                return UNRESOLVED  # `System.nanoTime()`: a type the repository does not define
             return self.by_name(ref)
         e = self.member(owner, ref.name)
         if e is None and owner.kind != "module" and owner.definition is not None:
@@ -149,6 +153,12 @@ class Policy:
                 break
             cls = bases[0]
         return (cls.path, cls.qualified_name) if cls else (method.path, method.parent)
+
+
+def _type_name(receiver: str) -> bool:
+    """A capitalised plain name (`System`, `Math`): in C#, Kotlin, Scala and Swift a type or
+    an object; one the repository does not define comes from a library."""
+    return IDENT.fullmatch(receiver) is not None and receiver[:1].isupper()
 
 
 def _is_member(d: Definition) -> bool:
