@@ -5,8 +5,9 @@
 cats-core_3 2.10.0 for Scala) into bench/.cache/maven, commits each into a git repository
 under bench/.cache/repos, and draws a seeded sample of methods and functions (name of four
 letters or more, written in another file too, on at most MAX_LINES lines in all: every
-site of the sample is read by hand, and a name on 150 lines cannot be). Each change renames the definition (its
-name on its first line gets a suffix) and stages it; the tools answer:
+site of the sample is read by hand, and a name on 150 lines cannot be). Each change
+renames the definition (its name on its first line gets a suffix) and stages it; the tools
+answer:
 - maguyva-guard `check --staged --format json`: the depth-1 entries of `affected`, each a
   site (path, line) with its confidence;
 - `git grep -n -w NAME`: every line of another place that names it.
