@@ -212,9 +212,9 @@ def score() -> int:
     table: dict[str, dict[str, int]] = {}
     for row in _load(RESULTS / "managed.json").get("scenarios", []):
         lang = row["language"]
-        t = table.setdefault(lang, {"scenarios": 0, "judged": 0, "tp": 0, "fp": 0, "fn": 0,
+        t = table.setdefault(lang, {"scenarios": 0, "tp": 0, "fp": 0, "fn": 0,
                                     "grep_tp": 0, "grep_fp": 0, "false_safe": 0,
-                                    "ambiguous": 0})
+                                    "ambiguous": 0, "sure_tp": 0, "sure_fp": 0})
         sites = [(s["path"], s["line"]) for s in row["grep"]] + \
             [(s["path"], s["line"]) for s in row["maguyva_guard"]]
         judged = {site: verdicts.get((row["key"], *site)) for site in sites}
@@ -226,6 +226,12 @@ def score() -> int:
         found = {(s["path"], s["symbol"]) for s in row["maguyva_guard"]}
         t["ambiguous"] += sum(1 for s in row["maguyva_guard"] if s["confidence"] == "ambiguous")
         grep = {(s["path"], _caller(s["path"], s["line"], lang, scopes)) for s in row["grep"]}
+        sure = {(s["path"], s["symbol"]) for s in row["maguyva_guard"]
+                if s["confidence"] != "ambiguous"}
+        t["sure_tp"] += len(sure & real)
+        t["sure_fp"] += len(sure - real)
+        for path, symbol in sorted(real - found):
+            print(f"missed\t{row['key']}\t{path}\t{symbol}", file=sys.stderr)
         t["tp"] += len(found & real)
         t["fp"] += len(found - real)
         t["fn"] += len(real - found)
@@ -237,6 +243,8 @@ def score() -> int:
     for lang, t in sorted(table.items()):
         real = t["tp"] + t["fn"]
         for tool, tp, fp in (("maguyva-guard", t["tp"], t["fp"]),
+                             ("maguyva-guard, exact/probable only", t["sure_tp"],
+                              t["sure_fp"]),
                              ("git grep -w", t["grep_tp"], t["grep_fp"])):
             precision = f"{tp / (tp + fp):.0%}" if tp + fp else "-"
             recall = f"{tp / real:.0%}" if real else "-"
