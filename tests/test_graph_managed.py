@@ -202,3 +202,19 @@ def test_kotlin_property_chains_and_library_types(make_repo):
     assert _callers(repo, "src.Dispatcher.Dispatcher.enqueue").get("src.Call.Call.run") \
         not in (None, AMBIGUOUS)
     assert "src.Call.Call.now" not in _callers(repo, "src.Dispatcher.Dispatcher.nanoTime")
+
+
+def test_a_library_typed_receiver_reaches_extensions_only(make_repo):
+    """`s: String` then `s.shout()`: the extension function `String.shout`; `c:
+    Comparator<Int>` then `c.compare()`: the library's, not the repository's compare."""
+    repo = make_repo({
+        "src/Ext.kt": "package acme\n\nfun String.shout(): String = this\n",
+        "src/Cmp.kt": "package acme\n\nclass Cmp {\n    fun compare(a: Int, b: Int): Int = 0\n"
+                      "}\n\nclass Other {\n    fun compare(a: Int, b: Int): Int = 1\n}\n",
+        "src/Use.kt": "package acme\n\nfun loud(s: String) = s.shout()\n"
+                      "fun order(c: Comparator<Int>) = c.compare(1, 2)\n"
+                      "fun <T> generic(t: T, o: Other) = o.compare(1, 2)\n",
+    })
+    assert _callers(repo, "src.Ext.String.shout").get("src.Use.loud") == "probable"
+    assert "src.Use.order" not in _callers(repo, "src.Cmp.Cmp.compare")
+    assert "src.Use.generic" in _callers(repo, "src.Cmp.Other.compare")

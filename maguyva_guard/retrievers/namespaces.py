@@ -161,3 +161,36 @@ class Namespaces:
         if found is None or found.definition is None or found.definition.kind not in CLASS_KINDS:
             return None
         return Entity("instance", path=found.path, definition=found.definition, sure=False)
+
+    def library_typed(self: ResolverAPI, path: str, scope: str, var: str) -> str | None:
+        """The type a local, parameter or field `var` is declared with, when that is a
+        library's (`fa: PartialOrdering[A]`, `String s`): a capitalised name of two letters
+        or more that the repository does not define and no enclosing signature declares as
+        a type parameter. None when the declaration does not show or names a type here."""
+        fs = self.scope(path)
+        if language_of(path) == "csharp":
+            pattern = re.compile(rf"([A-Z]\w+)(?:<[^<>;=]*>)?\??\s+{re.escape(var)}\s*[;=,)]")
+        else:
+            pattern = re.compile(rf"(?<![\w.]){re.escape(var)}\s*:\s*([A-Z]\w+)")
+        d = fs.by_qualified.get(scope)
+        signatures = []
+        while d is not None:
+            signatures.append(d.signature)
+            for line in [d.signature, *self.lines(path)[d.line_start - 1 : d.line_end]]:
+                m = pattern.search(line) if var in line else None
+                if m is not None:
+                    name = m.group(1)
+                    if any(re.search(rf"[\[<,]\s*(?:[+-]\s*)?{name}\b", s) for s in signatures):
+                        return None  # a type parameter
+                    return None if self.lookup_name(path, scope, name) else name
+            d = fs.by_qualified.get(d.parent) if d.parent else None
+        return None
+
+    def extensions_of(self: ResolverAPI, type_name: str, name: str,
+                      language: str) -> tuple[Definition, ...]:
+        """Extension members `name` of a library type (Kotlin `fun String.name()`, a Scala
+        `extension (s: String)`, a Swift `extension String`)."""
+        return tuple(d for d in self.source.definitions(name=name)
+                     if d.parent and d.parent.rsplit(".", 1)[-1] == type_name
+                     and language_of(d.path) == language
+                     and d.parent not in self.scope(d.path).by_qualified)

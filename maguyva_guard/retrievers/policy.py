@@ -90,16 +90,29 @@ class Policy:
         if owner is None:
             if self.is_external(ref.path, ref.scope, receiver):
                 return UNRESOLVED  # `os.environ.get(...)`: a module outside the repository
+            if language_of(ref.path) in NAMESPACE_LANGUAGES:
+                return self.library_receiver(ref, receiver)
             if self.foreign_receiver(ref.path, ref.scope, receiver):
                 return UNRESOLVED  # `environ: WSGIEnvironment`, `d = {}`: see foreign.py
-            if language_of(ref.path) in NAMESPACE_LANGUAGES and _type_name(receiver):
-                return UNRESOLVED  # `System.nanoTime()`: a type the repository does not define
             return self.by_name(ref)
         e = self.member(owner, ref.name)
         if e is None and owner.kind != "module" and owner.definition is not None:
             if self.unresolved_bases(owner.definition):
                 return self.by_name(ref)  # may come from a base outside the repository
         return _resolution(e)
+
+    def library_receiver(self: ResolverAPI, ref: Reference, receiver: str) -> Resolution:
+        """C#, Kotlin, Scala, Swift: a receiver of unknown type. A type the repository does
+        not define (`System.nanoTime()`), or a variable declared with one (`fa:
+        PartialOrdering[A]`), reaches only extension members of that type; else by name."""
+        if _type_name(receiver):
+            return UNRESOLVED
+        library = self.library_typed(ref.path, ref.scope, receiver) if IDENT.fullmatch(
+            receiver) else None
+        if library is None:
+            return self.by_name(ref)
+        found = self.extensions_of(library, ref.name, language_of(ref.path) or "")
+        return Resolution(found, PROBABLE) if found else UNRESOLVED
 
     def is_external(self: ResolverAPI, path: str, scope: str, receiver: str) -> bool:
         """True when the receiver starts with a name imported from outside the repository."""
