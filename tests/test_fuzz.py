@@ -30,7 +30,8 @@ from maguyva_guard.index.store import Store
 from maguyva_guard.records import REMOVED
 
 HANDWRITTEN = {"python": "py", "javascript": "js", "typescript": "ts", "tsx": "tsx", "go": "go",
-               "rust": "rs", "java": "java", "ruby": "rb", "php": "php"}
+               "rust": "rs", "java": "java", "ruby": "rb", "php": "php", "csharp": "cs",
+               "kotlin": "kt", "scala": "scala", "swift": "swift"}
 # Every language of the registry, the generic tier included: an extension each.
 EXTENSIONS = {**HANDWRITTEN, **{name: spec.extensions[0][1:] for name, spec in REGISTRY.items()
                                 if name not in HANDWRITTEN and spec.extensions}}
@@ -80,6 +81,30 @@ FRAGMENTS: dict[str, tuple[str, ...]] = {
         "{n}(); }} }}\n", "interface {n} {{ int {m}(); }}\n", "public class {n} {{ "
         "@Override public String {m}(int a) {{ return this.{m}(a); }} }}\n", "enum {n} "
         "{{ A, B }}\n", "class {n} {{ void {m}( {{\n", "record {n}(int {m}) {{}}\n",
+    ),
+    "csharp": (
+        "namespace {n} {{\n", "using {n}.{m};\n", "public partial class {n} : {m} {{ void "
+        "{m}() {{ {n}(); base.{m}(); }} }}\n", "interface {n} {{ int {m}(); }}\n", "struct {n} "
+        "{{ public {m} X {{ get; set; }} }}\n", "class {n} {{ public {n}({m} a) {{}} }}\n",
+        "class {n} {{ void {m}( {{\n", "record {n}(int {m});\n", "}}\n",
+    ),
+    "kotlin": (
+        "package {n}\n", "import {n}.{m} as x\n", "class {n}(val a: {m}) : {m}() {{ fun {m}() "
+        "{{ {n}() }} }}\n", "fun {n}.{m}(): Int = 1\n", "object {n} {{ fun {m}() {{}} }}\n",
+        "class {n} {{ companion object {{ fun {m}() = {n}() }} }}\n", "fun {n}( {{\n",
+        "interface {n} {{\n    fun {m}()\n}}\n", "val {n} = {m}.x()\n",
+    ),
+    "scala": (
+        "package {n}\n", "import {n}.{{{m} => x, _}}\n", "class {n}(a: {m}) extends {m} {{ def "
+        "{m}(): Unit = {n}() }}\n", "object {n} {{ def {m} = new {n}() }}\n", "trait {n} {{ def "
+        "{m}: Int }}\n", "extension (s: {n}) def {m}: Int = 1\n", "def {n}( = {{\n",
+        "case class {n}({m}: Int)\n",
+    ),
+    "swift": (
+        "import {n}\n", "class {n}: {m} {{ func {m}() {{ self.{n}() }} }}\n", "struct {n} {{ "
+        "var {m}: Int }}\n", "extension {n} {{ func {m}() {{}} }}\n", "protocol {n} {{ func "
+        "{m}() }}\n", "func {n}(_ a: {m}) -> {m} {{ return {m}(a) }}\n", "class {n} {{ init("
+        "{m}: Int) {{}} }}\n", "func {n}( {{\n", "let {n} = {m}()\n",
     ),
 }
 FRAGMENTS.update({

@@ -89,6 +89,21 @@ LANGUAGES: Final[dict[str, LanguageSpec]] = {
                     filenames=("Rakefile", "Gemfile"), package_scope=True,
         ),
         LanguageSpec("php", "php", (".php",), "php.scm", "php"),
+        # C#, Kotlin, Scala, Swift: names are qualified by path as in Java; their
+        # namespaces, packages and modules are read by retrievers/namespaces.py.
+        LanguageSpec("csharp", "csharp", (".cs",), "csharp.scm", "csharp"),
+        LanguageSpec(
+            "kotlin", "kotlin", (".kt", ".kts"), "kotlin.scm", "kotlin",
+            comment_types=("line_comment", "multiline_comment"),
+        ),
+        LanguageSpec(
+            "scala", "scala", (".scala", ".sc"), "scala.scm", "scala",
+            comment_types=("comment", "block_comment"),
+        ),
+        LanguageSpec(
+            "swift", "swift", (".swift",), "swift.scm", "swift",
+            comment_types=("comment", "multiline_comment"),
+        ),
         *(
             LanguageSpec(
                 g.name, g.name, g.extensions, f"generic/{g.name}.scm", "",

@@ -19,8 +19,8 @@ from tree_sitter import Node, QueryCursor
 
 from maguyva_guard.extract import query as q
 from maguyva_guard.extract.chunks import build_chunks
-from maguyva_guard.extract.imports import read_imports
 from maguyva_guard.extract.languages import LANGUAGES, LanguageSpec
+from maguyva_guard.extract.namespaced import read_imports
 from maguyva_guard.extract.scopes import Item, ScopeMap, resolve_items, widen
 from maguyva_guard.extract.source_text import (
     docstring,
@@ -166,6 +166,7 @@ class _Collected:
         items = []
         for _, kind, node, name, body, qualifier in self.defs.values():
             head, outer = widen(node, spec.wrappers, spec.leading)
+            outer = _content_end(outer, source)
             qualifier_text = text(source, qualifier) if qualifier is not None else ""
             items.append(Item(head, outer, text(source, name), kind, True, body, qualifier_text))
         for kind, node, name in self.scopes:
@@ -277,3 +278,15 @@ class _Collected:
 
 def _position(pair: tuple[int, Reference]) -> int:
     return pair[0]
+
+
+def _content_end(node: Node, source: bytes) -> Node:
+    """`node`, or the last descendant that ends its text when `node` runs on over trailing
+    whitespace: Scala's `indented_block` reaches the next definition's indentation."""
+    current = node
+    while current.child_count:
+        last = current.children[-1]
+        if last.end_byte < current.end_byte and source[last.end_byte : current.end_byte].strip():
+            break
+        current = last
+    return current if current.end_byte < node.end_byte else node

@@ -16,6 +16,8 @@ from maguyva_guard.retrievers.resolution_base import (
     CLASS_KINDS,
     IMPLICIT_THIS,
     MAX_HOPS,
+    NAMESPACE,
+    NAMESPACE_LANGUAGES,
     SPREAD_METHODS,
     Entity,
     FileScope,
@@ -80,6 +82,8 @@ class Bindings:
         found = self._file_binding(path, name, hops)
         if found is None and language_of(path) == "python":
             found = self.typed_global(path, name, hops)
+        if found is None and language_of(path) in NAMESPACE_LANGUAGES:
+            found = self.implicit_binding(path, name)
         if found is None and language_of(path) in PACKAGE_LANGUAGES:
             folder = posixpath.dirname(path) + "/"
             for file in self.imports.folders.get(folder, ()):
@@ -99,7 +103,12 @@ class Bindings:
             return self.import_entity(path, imp, hops + 1)
         for star in scope.star_imports:
             m = self.import_entity(path, star, hops + 1)
-            if m is not None and m.kind == "module":
+            if m is not None and (m.kind == NAMESPACE or (
+                    m.kind == "definition" and language_of(path) in NAMESPACE_LANGUAGES)):
+                found = self.member(m, name, hops + 1)  # `import a.b.*`, `using static a.C`
+                if found is not None:
+                    return found
+            elif m is not None and m.kind == "module":
                 found = self.module_binding(m.path, name, hops + 1)
                 if found is not None:
                     return found
@@ -108,6 +117,8 @@ class Bindings:
     def import_entity(self: ResolverAPI, path: str, imp: Reference, hops: int = 0) -> Entity | None:
         """The entity an import binds. `import a.b` binds "a", the rest is a member chain."""
         language = language_of(path)
+        if language in NAMESPACE_LANGUAGES:
+            return self.namespace_import(language or "", path, imp, hops)
         if language != "python":
             return self._foreign_import(language or "", path, imp, hops)
         target = self.absolute_import(path, imp.target)
@@ -149,6 +160,8 @@ class Bindings:
         """`entity.name`: a module attribute, a submodule, or a class member."""
         if hops > MAX_HOPS:
             return None
+        if entity.kind == NAMESPACE:
+            return self.namespace_member(entity, name)
         if entity.kind == "module":
             found = self.module_binding(entity.path, name, hops)
             if found is not None:
@@ -177,6 +190,8 @@ class Bindings:
             return cls
         d = fs.by_qualified.get(scope)
         while d is not None and d.parent and d.parent not in fs.by_qualified:
+            if language_of(path) in NAMESPACE_LANGUAGES:  # an extension, a Swift extension
+                return self.receiver_class(path, d.parent.rsplit(".", 1)[-1])
             types = [c for c in self.source.definitions(qualified_name=d.parent)
                      if c.kind in CLASS_KINDS]
             return types[0] if types else None
@@ -197,6 +212,8 @@ class Bindings:
             if found is None and language_of(c.path) in SPREAD_METHODS:
                 found = next((d for d in self.source.definitions(name=name)
                               if d.parent == c.qualified_name), None)
+            if found is None and language_of(c.path) in NAMESPACE_LANGUAGES:
+                found = self.spread_member(c, name, hops)
             if found is not None:
                 return found
             stack.extend(self.bases(c, hops + 1))
@@ -262,7 +279,7 @@ class Bindings:
             first = False
             q = d.parent
         if language_of(path) in IMPLICIT_THIS:
-            cls = fs.enclosing_class(scope)
+            cls = self.enclosing_class(path, scope)
             member = self.class_member(cls, name, hops + 1) if cls is not None else None
             if member is not None:
                 return Entity("definition", path=member.path, definition=member)

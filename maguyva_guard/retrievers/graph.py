@@ -32,6 +32,7 @@ from maguyva_guard.records import (
     MODULE_SYMBOL,
     PROBABLE,
     STRING,
+    TYPE,
     USE,
     Definition,
     Hit,
@@ -50,6 +51,9 @@ if TYPE_CHECKING:
 MEMBER_KINDS = frozenset({"method", "constant", "function"})  # what `obj.name` can read
 # Ruby's `initialize` runs on `Foo.new`, PHP's `__construct` on `new Foo`.
 CONSTRUCTORS = frozenset({"__init__", "__new__", "initialize", "__construct"})
+# C# names a constructor after its class; Kotlin, Scala and Swift have these (a class's
+# constructors are not inherited there, so no subclass's calls run one).
+MANAGED_CONSTRUCTORS = {"kotlin": "constructor", "scala": "this", "swift": "init"}
 MAX_HEIRS = 200  # subclasses followed for a constructor change (a framework's base class)
 
 # How much a graph hit's raw score keeps at each level of certainty (not fusion numbers:
@@ -158,15 +162,20 @@ class GraphRetriever:
     ) -> Iterator[tuple[Reference, str]]:
         names = {target.name}
         constructor_of = None
-        if target.name in CONSTRUCTORS and target.parent:
+        if target.parent and (target.name in CONSTRUCTORS or _managed_constructor(target)):
             cls = self.resolver.scope(target.path).by_qualified.get(target.parent)
-            if cls is not None and cls.kind == CLASS:
+            if cls is not None and (cls.kind == CLASS or (
+                    cls.kind == TYPE and target.name not in CONSTRUCTORS)):
                 constructor_of = cls  # changing __init__ changes every ClassName(...) call
                 names.add(cls.name)
         wanted = {(target.path, target.qualified_name)}
         heirs: set[tuple[str, str]] = set()  # subclasses whose calls run the constructor
+        type_calls: tuple[str, str] | None = None  # the type whose calls alone count
         if constructor_of is not None:
             wanted.add((constructor_of.path, constructor_of.qualified_name))
+            if target.name not in CONSTRUCTORS:  # a type name written elsewhere runs nothing
+                type_calls = (constructor_of.path, constructor_of.qualified_name)
+        if constructor_of is not None and target.name in CONSTRUCTORS:
             for heir in self.heirs(constructor_of, target.name):
                 names.add(heir.name)  # `class B(A): pass`: B() runs A.__init__
                 heirs.add((heir.path, heir.qualified_name))
@@ -184,6 +193,9 @@ class GraphRetriever:
         for ref in candidates:
             res = self.resolver.resolve(ref)
             keys = {(d.path, d.qualified_name) for d in res.definitions}
+            if type_calls is not None and keys & wanted == {type_calls} and \
+                    ref.kind not in (CALL, INHERIT):
+                continue
             if keys & wanted or (ref.kind == CALL and keys & heirs):
                 if (ref.path, ref.scope) == (target.path, target.qualified_name):
                     continue  # recursion is not a caller of interest
@@ -324,6 +336,9 @@ def _ref_order(ref: Reference) -> tuple[str, int]:
     return (ref.path, ref.line)
 
 
-
-
-
+def _managed_constructor(target: Definition) -> bool:
+    """Whether `target` is a C#, Kotlin, Scala or Swift constructor of its parent class."""
+    language = language_for(target.path) or ""
+    if language == "csharp":
+        return target.name == target.parent.rsplit(".", 1)[-1]
+    return MANAGED_CONSTRUCTORS.get(language) == target.name

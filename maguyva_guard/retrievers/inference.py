@@ -17,6 +17,7 @@ from maguyva_guard.retrievers.resolution_base import (
     GO_RECEIVER,
     IDENT,
     MAX_HOPS,
+    NAMESPACE_LANGUAGES,
     SELF_NAMES,
     Entity,
     ResolverAPI,
@@ -80,6 +81,7 @@ class Inference:
             return None
         head, *rest = expr.split(".")
         entity: Entity | None
+        managed = language_of(path) in NAMESPACE_LANGUAGES
         if head in SELF_NAMES or head == self.receiver_variable(path, scope):
             cls = self.enclosing_class(path, scope)
             if cls is None:
@@ -95,12 +97,19 @@ class Inference:
                 rest = rest[1:]
         else:
             entity = self.lookup_name(path, scope, head, hops + 1)
+            if managed and entity is not None and _is_property(entity):
+                entity = None  # `store.close()` with `var store: Store`: read its type
             if entity is None:
                 entity = self.local_type(path, scope, head, hops + 1)
+            if entity is None and managed:
+                cls = self.enclosing_class(path, scope)  # a field, read without `this.`
+                entity = self.attribute_type(cls, head, hops + 1) if cls is not None else None
         for seg in rest:
             if entity is None:
                 return None
             entity = _property_type(self, self.member(entity, seg, hops + 1), hops + 1)
+        if managed and entity is not None and _is_property(entity):
+            return self.declared_type(entity, hops + 1)  # `client.dispatcher`: its type
         return entity
 
     def rust_module(self: ResolverAPI, path: str, expr: str) -> Entity | None:
@@ -166,17 +175,21 @@ class Inference:
         if not lines:
             return None
         name = var if raw else re.escape(var)
+        csharp = language_of(path) == "csharp"
         for line in lines:
             m = _pattern(LOOP, name).search(line) if "for" in line else None
             if m is not None:  # `for var in items` / `[... for var in items]`
                 element = self.element_type(path, scope, m.group(1), bool(m.group(2)), hops)
                 if element is not None:
                     return element
-            for kind in _possible(line, needle):
+            kinds = _possible(line, needle)
+            if csharp:  # `Store s = ...`, `Store s;`, a parameter `(Store s)`
+                kinds = tuple(k for k in kinds if k == ASSIGN) + (DECLARED,)
+            for kind in kinds:
                 m = _pattern(kind, name).search(line)
                 if m is None:
                     continue
-                if kind == ANNOTATED:
+                if kind in (ANNOTATED, DECLARED):
                     e = self.resolve_expression(path, scope, m.group(1), hops + 1)
                 else:  # `var = f(...)`, `with f(...) as var`
                     e = self.called(self.callee(path, scope, m.group(1), hops + 1), hops)
@@ -278,7 +291,9 @@ class Inference:
             return self._returns[key]
         self._returns[key] = None  # while it is worked out: recursion ends here
         found = None
-        if language_of(fn.path) == "python" and hops <= MAX_HOPS:
+        if language_of(fn.path) in NAMESPACE_LANGUAGES and hops <= MAX_HOPS:
+            found = self.declared_return(fn, hops)
+        elif language_of(fn.path) == "python" and hops <= MAX_HOPS:
             m = _RETURN_ANNOTATION.search(fn.signature)
             if m is not None:
                 found = _instance(self.resolve_expression(fn.path, fn.qualified_name,
@@ -320,7 +335,7 @@ class Inference:
         return Entity("instance", path=cls.path, definition=cls, sure=False)
 
 
-ASSIGN, ANNOTATED, CONTEXT, LOOP = "assign", "annotated", "context", "loop"
+ASSIGN, ANNOTATED, CONTEXT, LOOP, DECLARED = "assign", "annotated", "context", "loop", "declared"
 _BINDINGS: dict[str, str] = {
     # `v = C(...)`; `new C(...)` in JS/TS/Java, `C<T>(...)` too; Go's `v := &C{...}` and
     # Rust's `let v = C { .. }`: a composite literal of C
@@ -329,6 +344,8 @@ _BINDINGS: dict[str, str] = {
     ANNOTATED: r"(?<![\w.]){name}\s*:\s*['\"]?([A-Za-z_][\w.]*)",
     CONTEXT: r"\bwith\s+([A-Za-z_][\w.]*)\s*\(.*\bas\s+{name}\b",
     LOOP: r"\bfor\s+{name}\s+in\s+([A-Za-z_][\w.]*)\s*(\()?",
+    # C#: `Store store;`, `Store s = ...`, a parameter `(Store s)`
+    DECLARED: r"(?<![\w.])([A-Z]\w*)(?:<[^<>;=]*>)?\??\s+{name}\s*[;=,)]",
 }
 
 
@@ -414,3 +431,14 @@ def _instance(e: Entity | None) -> Entity | None:
         return None
     return Entity("instance", path=e.path, definition=e.definition, sure=False)
 
+
+def _is_property(e: Entity) -> bool:
+    """A property of a class (`val x: T`, `var x: T`, `let x`, C# `T X { get; }`)."""
+    d = e.definition
+    if d is None or not d.parent or d.kind in CLASS_KINDS:
+        return False
+    return _MANAGED_PROPERTY.search(d.signature) is not None or (
+        language_of(d.path) == "csharp" and "(" not in d.signature)
+
+
+_MANAGED_PROPERTY = re.compile(r"(?:^|\s)(?:val|var|let)\s")

@@ -18,6 +18,8 @@ from maguyva_guard.retrievers.cfamily import resolve_c
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.resolution_base import (
     ATTRIBUTE,
+    IDENT,
+    NAMESPACE_LANGUAGES,
     SELF_NAMES,
     SUPER_NAMES,
     UNRESOLVED,
@@ -73,6 +75,8 @@ class Policy:
         receiver = scripting.receiver(language_of(ref.path), ref.receiver)
         if receiver and receiver == self.receiver_variable(ref.path, ref.scope):
             receiver = "self"
+        elif receiver == "base" and language_of(ref.path) == "csharp":
+            receiver = "super"  # C#'s `base.M()`
         if receiver in SELF_NAMES or receiver in SUPER_NAMES:
             cls = self.enclosing_class(ref.path, ref.scope)
             if cls is None:
@@ -89,6 +93,8 @@ class Policy:
         if owner is None:
             if self.is_external(ref.path, ref.scope, receiver):
                 return UNRESOLVED  # `os.environ.get(...)`: a module outside the repository
+            if language_of(ref.path) in NAMESPACE_LANGUAGES:
+                return self.library_receiver(ref, receiver)
             if self.foreign_receiver(ref.path, ref.scope, receiver):
                 return UNRESOLVED  # `environ: WSGIEnvironment`, `d = {}`: see foreign.py
             return self.by_name(ref)
@@ -97,6 +103,19 @@ class Policy:
             if self.unresolved_bases(owner.definition):
                 return self.by_name(ref)  # may come from a base outside the repository
         return _resolution(e)
+
+    def library_receiver(self: ResolverAPI, ref: Reference, receiver: str) -> Resolution:
+        """C#, Kotlin, Scala, Swift: a receiver of unknown type. A type the repository does
+        not define (`System.nanoTime()`), or a variable declared with one (`fa:
+        PartialOrdering[A]`), reaches only extension members of that type; else by name."""
+        if _type_name(receiver):
+            return UNRESOLVED
+        library = self.library_typed(ref.path, ref.scope, receiver) if IDENT.fullmatch(
+            receiver) else None
+        if library is None:
+            return self.by_name(ref)
+        found = self.extensions_of(library, ref.name, language_of(ref.path) or "")
+        return Resolution(found, PROBABLE) if found else UNRESOLVED
 
     def is_external(self: ResolverAPI, path: str, scope: str, receiver: str) -> bool:
         """True when the receiver starts with a name imported from outside the repository."""
@@ -150,6 +169,12 @@ class Policy:
                 break
             cls = bases[0]
         return (cls.path, cls.qualified_name) if cls else (method.path, method.parent)
+
+
+def _type_name(receiver: str) -> bool:
+    """A capitalised plain name (`System`, `Math`): in C#, Kotlin, Scala and Swift a type or
+    an object; one the repository does not define comes from a library."""
+    return IDENT.fullmatch(receiver) is not None and receiver[:1].isupper()
 
 
 def _is_member(d: Definition) -> bool:

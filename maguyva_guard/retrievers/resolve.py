@@ -19,8 +19,9 @@ Each answer carries how sure it is:
 Resolution is lazy and per file: only files that mention the target's name are looked at,
 which is what keeps a query fast on a large repository without a whole-program pass.
 
-The resolver is composed of five parts, one job each: modnames.py (module names from
-paths), bindings.py (what a name means where), inference.py (types guessed from code),
+The resolver is composed of six parts, one job each: modnames.py (module names from
+paths), bindings.py (what a name means where), namespaces.py (packages of C#, Kotlin,
+Scala, Swift), inference.py (types guessed from code),
 foreign.py (receivers shown to be of a type outside the repository) and
 policy.py (how each kind of reference is resolved); resolution_base.py holds what they share.
 """
@@ -34,6 +35,7 @@ from maguyva_guard.retrievers.bindings import Bindings
 from maguyva_guard.retrievers.foreign import Foreign
 from maguyva_guard.retrievers.inference import Inference
 from maguyva_guard.retrievers.modnames import ModuleNaming
+from maguyva_guard.retrievers.namespaces import Namespaces
 from maguyva_guard.retrievers.policy import Policy
 from maguyva_guard.retrievers.resolution_base import (
     ATTRIBUTE,
@@ -48,7 +50,7 @@ __all__ = ["ATTRIBUTE", "CLASS_KINDS", "Entity", "FileScope", "Resolution", "Res
            "SymbolSource"]
 
 
-class Resolver(Policy, Inference, Foreign, Bindings, ModuleNaming):
+class Resolver(Policy, Inference, Foreign, Bindings, Namespaces, ModuleNaming):
     """Resolves references in one view of the repository (one set of files)."""
 
     def __init__(self, source: SymbolSource,
@@ -65,3 +67,4 @@ class Resolver(Policy, Inference, Foreign, Bindings, ModuleNaming):
         self._one_hierarchy: dict[str, bool] = {}
         self._returns: dict[tuple[str, str], Entity | None] = {}
         self._top: dict[str, list[str]] = {}
+        self._namespaced: dict[tuple[str, str, str], Entity | None] = {}
