@@ -121,12 +121,15 @@ def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
     # when the previous view was fully embedded (instead of reading the whole view).
     previous_view = store.meta_get("view_digest")
     changed_blobs = [e.blob for p, e in entries.items() if p not in old or old[p].blob != e.blob]
+    # `index` embeds everything anyway: then the parse workers embed too, on every core.
+    in_workers = embeddings.worker_embedding(store) if embed_all and fresh else None
     step(progress, PARSING)
     with store.transaction():
         with writer.bulk():
             outcome = blobparse.index_blobs(
                 str(store.root), writer, fresh, language_of, max_size, progress,
-                meanwhile=lambda texts: fulltext.index_contents(store.conn, texts))
+                meanwhile=lambda texts: fulltext.index_contents(store.conn, texts),
+                embedding=in_workers)
         new = _final_view(store, old, entries, outcome.status)
         symbols, references = _counts(store, writer, old, new)
         writer.set_view(old, new)
@@ -139,8 +142,8 @@ def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
         store.meta_set("view_digest", digest)
         store.meta_set("counts", f"{len(entries)} {symbols} {references}")
     store.remember_view(digest, new)
-    _embed(store, progress, Delta(outcome.parsed, previous_view, changed_blobs),
-           everything=embed_all)
+    _embed(store, progress, Delta(outcome.parsed, previous_view, changed_blobs,
+                                  outcome.vectors), everything=embed_all)
     if embed_all:  # so that the next `index` of this view need not ask again
         store.meta_set("embedded_view", digest)
     return _stats(store, len(entries), outcome.parsed, started)
