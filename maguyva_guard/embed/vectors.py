@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -92,6 +91,8 @@ def save(path: Path, keys: list[bytes], bits: np.ndarray) -> None:
     records = np.empty(len(keys), dtype=record_dtype(bits.shape[1] * 8))
     records["key"] = np.frombuffer(b"".join(keys), dtype=f"V{KEY_BYTES}")
     records["bits"] = bits
+    import tempfile  # only when writing (a search or a no-change update only reads)
+
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
@@ -223,6 +224,8 @@ def append(path: Path, keys: list[bytes], rows: list[bytes]) -> bool:
     written = b"".join((_npy_header(nbytes, count),
                         memoryview(data)[start : start + (count - len(keys)) * size],
                         b"".join(k + r for k, r in zip(keys, rows, strict=True))))
+    import tempfile  # only when writing (a search or a no-change update only reads)
+
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:

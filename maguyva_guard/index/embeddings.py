@@ -27,9 +27,9 @@ from maguyva_guard.embed import backend as embedding
 from maguyva_guard.embed import vectors
 from maguyva_guard.embed.backend import SemanticUnavailable
 from maguyva_guard.embed.hashed import HashEmbedder
-from maguyva_guard.index.parse import Embedding
 
 if TYPE_CHECKING:
+    from maguyva_guard.index.parse import Embedding
     from maguyva_guard.index.store import Store
 
 
@@ -236,6 +236,8 @@ def worker_embedding(store: Store) -> Embedding | None:
         return None
     path = vectors.file_for(store.index_dir, *embedding.tag(backend))
     known = vectors.read_keys(path, backend.dimension // 8) if path.is_file() else None
+    from maguyva_guard.index.parse import Embedding
+
     return Embedding(backend.dimension, frozenset(known or ()))
 
 

@@ -9,22 +9,21 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from maguyva_guard import git
 from maguyva_guard.extract import classify
-from maguyva_guard.index import embeddings, fulltext
-from maguyva_guard.index import parse as blobparse
+from maguyva_guard.index import embeddings
 from maguyva_guard.index.embeddings import UNKNOWN, Delta
-from maguyva_guard.index.parse import Progress
 from maguyva_guard.index.schema import FileInfo
 from maguyva_guard.index.store import Store
 from maguyva_guard.index.writer import StoreWriter
 from maguyva_guard.records import FileSymbols
 
+Progress = Callable[[int, int], None]  # (done, total) blobs parsed (parse.Progress)
 View = Mapping[str, git.Entry]  # path -> entry; size -1 when not known yet
 STAGED_VIEW = "staged"  # the label of the staged-index view in meta "view"
 # The sources whose change changes what is extracted from a blob: records parsed by another
@@ -114,6 +113,10 @@ def update_tree(store: Store, rev: str, *, max_size: int | None = None,
 
 def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
             progress: Progress | None, started: float, embed_all: bool = False) -> IndexStats:
+    # Imported here: an unchanged view (the usual hook run) parses and reads nothing.
+    from maguyva_guard.index import fulltext
+    from maguyva_guard.index import parse as blobparse
+
     old = store.files()
     writer = store.writer()
     fresh = _new_blobs(writer, old, entries)
@@ -221,6 +224,9 @@ def ensure_parsed(store: Store, blobs: Mapping[str, str],
         fresh = {b: (p, -1) for b, p in blobs.items() if b not in writer.known(blobs)}
         if not fresh:
             return 0
+        from maguyva_guard.index import fulltext
+        from maguyva_guard.index import parse as blobparse
+
         with store.transaction():
             outcome = blobparse.index_blobs(
                 str(store.root), writer, fresh, language_of, max_size,
