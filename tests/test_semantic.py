@@ -212,6 +212,27 @@ def test_a_bounded_refresh_leaves_the_rest_to_the_next_runs(make_repo, monkeypat
     assert len(ask(store, "read the configuration file", limit=20)) == 12
 
 
+@pytest.mark.parametrize(("save_seconds", "saves"), [(3600.0, 1), (0.0, 3)])
+def test_a_refresh_rewrites_the_vectors_file_at_the_end_or_when_time_has_passed(
+        make_repo, monkeypatch, save_seconds, saves):
+    """Three batches: one write at the end (a cold index of 500,000 chunks must not rewrite
+    the whole file after each batch), or one per batch once SAVE_SECONDS has passed."""
+    from maguyva_guard.embed import vectors
+
+    monkeypatch.setattr(embeddings, "BATCH", 5)
+    monkeypatch.setattr(embeddings, "SAVE_SECONDS", save_seconds)
+    store = Store.open(make_repo(FILES))
+    indexer.update(store)
+    store.index_dir.joinpath("vectors-v2-embedded-subtoken-simhash-v2-1024.npy").unlink()
+    written: list[int] = []
+    real = vectors.save
+    monkeypatch.setattr(vectors, "save", lambda path, keys, bits: written.append(len(keys))
+                        or real(path, keys, bits))
+    assert embeddings.refresh(store, budget=None) == 12
+    assert written == [12] if saves == 1 else written == [5, 10, 12]
+    assert len(stored(store).keys) == 12
+
+
 def test_a_damaged_vectors_file_is_rebuilt(make_repo) -> None:
     store = Store.open(make_repo(FILES))
     indexer.update(store)
