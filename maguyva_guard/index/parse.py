@@ -39,7 +39,7 @@ PARENT_POLL_SECONDS = 0.5  # how soon a worker notices that its parent was kille
 class Outcome:
     parsed: int = 0
     status: dict[str, str] = field(default_factory=dict)  # oid -> blob status
-    texts: Texts = field(default_factory=list)
+    texts: Texts = field(default_factory=list)  # emptied once `meanwhile` has them
     vectors: Vectors = field(default_factory=dict)  # embedded by the workers (Embedding)
 
 
@@ -93,9 +93,12 @@ def index_blobs(root: str, writer: StoreWriter, fresh: Mapping[str, tuple[str, i
             out.status[oid] = status
     contents.clear()
     batch: list[BlobRows] = []
-    texts = out.texts
-    for blob_id, rows in parse_all(jobs, progress, meanwhile and (lambda: meanwhile(texts)),
-                                   embedding):
+    def text_index() -> None:  # then drop the decoded texts: a large repository's bytes
+        if meanwhile is not None:
+            meanwhile(out.texts)
+        out.texts = []
+
+    for blob_id, rows in parse_all(jobs, progress, text_index, embedding):
         oid, language, size = pending[blob_id]
         status = classify.PARSED if rows is not None else classify.SKIPPED_ERROR
         writer.add_blob(blob_id, oid, language, size, status, rows.parse_errors if rows else 0)
