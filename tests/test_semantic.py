@@ -345,6 +345,24 @@ def test_the_numpy_free_top_k_reads_the_file_like_numpy(make_repo):
     assert vectors.top_k_file(path, bytes(64), 5) == ([], [])  # another width: not read
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_a_ranking_answers_every_top_k_like_the_file_scan(tmp_path, seed):
+    """The guard's batched rankings (one numpy sweep for all queries) select each top k
+    from the distances; every k, ties at the boundary included, is what top_k_file reads."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(50, 400))
+    bits = rng.integers(0, 256, (n, 128), dtype=np.uint8)
+    bits[n // 3 :] &= 0x01  # many equal distances
+    keys = [bytes(rng.integers(0, 256, 16, dtype=np.uint8)) for _ in range(n)]
+    path = tmp_path / "vectors.npy"
+    vectors.save(path, keys, bits)
+    queries = [bits[7].tobytes(), bytes(128), bits[-1].tobytes()]
+    rankings = vectors.rank_file(path, queries)
+    for query in queries:
+        for k in (5, 1, 40, n, n + 3, 0):  # a smaller k after a larger one reuses it
+            assert rankings[query].top_k(k) == vectors.top_k_file(path, query, k)
+
+
 def test_a_one_file_update_embeds_its_chunks_without_reading_the_view(make_repo, monkeypatch):
     repo = make_repo(FILES)
     store = Store.open(repo)
