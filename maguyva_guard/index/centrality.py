@@ -14,6 +14,7 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from maguyva_guard.index.store import Store, module_prefix, qualify
@@ -134,6 +135,14 @@ def lookup(store: Store, keys: list[tuple[str, str]]) -> dict[tuple[str, str], f
     Answers are memoised on the open store; only keys not seen yet go to SQLite, a few
     hundred per statement.
     """
+    memo = known(store, keys)
+    return {key: memo[key] for key in keys}
+
+
+def known(store: Store, keys: list[tuple[str, str]]) -> Mapping[tuple[str, str], float]:
+    """lookup() without the copy: a read-only view of the store's memo, which holds every
+    one of `keys` (and earlier ones). A search asks for every hit's key, thousands on a
+    large repository, and reads back only the few it ranks."""
     memo: dict[tuple[str, str], float] | None = getattr(store, CACHE_ATTRIBUTE, None)
     if memo is None:
         memo = {}
@@ -152,4 +161,4 @@ def lookup(store: Store, keys: list[tuple[str, str]]) -> dict[tuple[str, str], f
             )
             memo.update({key: 0.0 for key in batch})
             memo.update({(p, q): float(v) for p, q, v in rows})
-    return {key: memo[key] for key in keys}
+    return MappingProxyType(memo)
