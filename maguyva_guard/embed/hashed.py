@@ -71,14 +71,16 @@ class HashEmbedder:
     name: Final = NAME
     model: Final = MODEL
 
-    def __init__(self, dimension: int = DEFAULT_DIMENSION) -> None:
+    def __init__(self, dimension: int = DEFAULT_DIMENSION,
+                 cache_limit: int = CACHE_LIMIT) -> None:
         if dimension <= 0 or dimension % 64:
             raise ValueError(f"dimension must be a positive multiple of 64, not {dimension}")
         self.dimension = dimension
+        self.cache_limit = cache_limit  # features whose rows are kept (then all dropped)
         self._nbytes = dimension // 8
         self._ids: dict[str, int] = {}
-        self._rows: list[bytes] = []
-        self._matrix: np.ndarray | None = None  # packed rows of self._rows, grown lazily
+        self._rows: list[bytes] = []  # rows of features not yet in the matrix
+        self._matrix: np.ndarray | None = None  # packed rows by feature id, grown lazily
         self._filled = 0  # rows of self._matrix written (its length is its capacity)
 
     def embed(self, texts: Sequence[str], input_type: str = "document") -> np.ndarray:
@@ -86,7 +88,7 @@ class HashEmbedder:
         import numpy as np
 
         out = np.zeros((len(texts), self._nbytes), dtype=np.uint8)
-        if len(self._ids) > CACHE_LIMIT:
+        if len(self._ids) > self.cache_limit:
             self._ids, self._rows, self._matrix, self._filled = {}, [], None, 0
         weighted = [self._feature_ids(text) for text in texts]
         matrix = self._packed_rows()
@@ -123,7 +125,7 @@ class HashEmbedder:
         return ids, weights  # type: ignore[return-value]
 
     def _add(self, feature: str) -> int:
-        index = self._ids[feature] = len(self._rows)
+        index = self._ids[feature] = len(self._ids)
         self._rows.append(hashlib.shake_128(feature.encode()).digest(self._nbytes))
         return index
 
@@ -134,7 +136,7 @@ class HashEmbedder:
         time, which was quadratic in the features seen."""
         import numpy as np
 
-        need = len(self._rows)
+        need = len(self._ids)
         have = self._filled
         if have < need:
             if self._matrix is None or len(self._matrix) < need:
@@ -143,9 +145,9 @@ class HashEmbedder:
                 if self._matrix is not None:
                     grown[:have] = self._matrix[:have]
                 self._matrix = grown
-            fresh = np.frombuffer(b"".join(self._rows[have:need]), dtype=np.uint8)
+            fresh = np.frombuffer(b"".join(self._rows), dtype=np.uint8)
             self._matrix[have:need] = fresh.reshape(-1, self._nbytes)
-            self._filled = need
+            self._filled, self._rows = need, []  # each row is kept once, in the matrix
         if self._matrix is None:
             return np.zeros((0, self._nbytes), "u1")
         return self._matrix[:need]

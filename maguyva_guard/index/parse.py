@@ -33,6 +33,10 @@ PARALLEL_MIN_BLOBS = 200  # below this, starting workers costs more than it save
 PARALLEL_BATCH = 16  # blobs per task sent to a worker
 WRITE_BATCH = 64  # parsed blobs whose rows go to SQLite in one executemany
 PARENT_POLL_SECONDS = 0.5  # how soon a worker notices that its parent was killed
+# Features whose random rows a worker keeps (about 200 bytes each): a quarter of the
+# embedder's default, since every worker has its own (20,000 files: 557 MB for the process
+# tree with the default, against a 500 MB target).
+WORKER_FEATURE_CACHE = 50_000
 
 
 @dataclass
@@ -222,4 +226,4 @@ def embedder(dimension: int) -> HashEmbedder:
     """One embedder per worker: it caches each feature's random row across blobs."""
     from maguyva_guard.embed.hashed import HashEmbedder
 
-    return HashEmbedder(dimension)
+    return HashEmbedder(dimension, cache_limit=WORKER_FEATURE_CACHE)
