@@ -343,4 +343,4 @@ def test_the_centrality_a_search_reads_is_the_memo_not_a_copy(make_repo):
         assert view[keys[0]] > view[keys[1]] > 0 and view[keys[2]] == 0.0
         assert centrality.known(store, keys[:1]) == view  # the same memo, not a new dict
         with pytest.raises(TypeError):
-            view[keys[0]] = 1.0  # type: ignore[index]  # read-only: the memo is shared
+            view[keys[0]] = 1.0  # read-only: the memo is shared
