@@ -92,7 +92,7 @@ def breakdown(repo: Path) -> dict[str, dict[str, float]]:
     and timed with process_time; "index (own)" is what remains (git, classification,
     SQLite inserts and commit).
     """
-    from maguyva_guard.index import indexer
+    from maguyva_guard.index import fulltext, indexer
     from maguyva_guard.index import parse as blobparse
     from maguyva_guard.index import writer as storewrite
     from maguyva_guard.index.store import Store
@@ -123,7 +123,7 @@ def breakdown(repo: Path) -> dict[str, dict[str, float]]:
 
     blobparse.PARALLEL_MIN_BLOBS = sys.maxsize
     timed(blobparse, "parse_one", "extract (symbols.extract)")
-    timed(indexer, "_text_hook", "text index (retrievers.text)")
+    timed(fulltext, "index_contents", "text index (index.fulltext)")
     timed(indexer, "_embed", "embeddings (index.embeddings)")
     timed(storewrite.StoreWriter, "add_rows", "index (own): record inserts")
     with Store.open(repo, rebuild=True) as store:

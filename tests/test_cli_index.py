@@ -7,6 +7,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -78,6 +79,22 @@ def test_index_writes_nothing_but_the_index(make_repo):
     assert not (repo / ".git" / "index.lock").exists()
     status = git(repo, "status", "--porcelain")
     assert status.splitlines() == [" M pkg/cli.py", "M  pkg/config.py", "?? untracked.py"]
+
+
+def test_an_unchanged_view_loads_neither_the_parser_nor_the_text_index(make_repo):
+    """The no-change `index` (every hook run on an unchanged view) reads one git listing:
+    the parse and text-index modules, the Voyage client and tempfile stay unimported."""
+    repo = make_repo(FILES)
+    assert index(repo).exit_code == 0
+    code = ("import sys\nfrom maguyva_guard.cli import main\ntry:\n"
+            f"    main(['index', '--repo', {str(repo)!r}])\nexcept SystemExit:\n    pass\n"
+            "wanted = ['maguyva_guard.index.parse', 'maguyva_guard.index.fulltext',"
+            " 'maguyva_guard.embed.voyage', 'tempfile']\n"
+            "print(sorted(m for m in wanted if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert SUMMARY.match(done.stderr) and "(0 parsed)" in done.stderr
+    assert done.stdout == "[]\n"
 
 
 def test_empty_repository(make_repo):

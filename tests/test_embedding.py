@@ -77,6 +77,23 @@ def test_embedded_vectors_are_identical_across_runs_and_processes() -> None:
     assert (hashembed.MODEL, digest) == ("subtoken-simhash-v2", "8341b69419911c20")
 
 
+def test_embedding_file_by_file_grows_the_feature_matrix_in_place() -> None:
+    """A parse worker embeds one file at a time, each with new names: the feature rows are
+    appended to a buffer that doubles, not copied into a new matrix on every call, and the
+    bits stay those of one embedding of all the texts at once."""
+    texts = [f"def helper_{i}(value):\n    return compute_{i}(value) * scale_{i}\n"
+             for i in range(300)]
+    one_by_one = hashembed.HashEmbedder()
+    buffers = set()
+    rows = []
+    for text in texts:
+        rows.append(one_by_one.embed([text])[0])
+        assert one_by_one._matrix is not None
+        buffers.add(one_by_one._matrix.ctypes.data)
+    assert len(buffers) == 1  # 300 calls, each with new features, one buffer
+    assert np.array_equal(np.array(rows), hashembed.HashEmbedder().embed(texts))
+
+
 def test_features_split_identifiers_and_weigh_the_header() -> None:
     counts, header = hashembed.features("@cache\ndef readConfigFile(path):\n    return path\n")
     assert {"read", "confi", "file", "path", "read confi"} <= set(counts)

@@ -324,3 +324,23 @@ def test_centralities_are_measured_again_only_once_the_view_drifts(make_repo):
         assert centrality.needs_refresh(store)
         assert centrality.refresh(store) > 0
         assert not centrality.needs_refresh(store)
+
+
+def test_the_centrality_a_search_reads_is_the_memo_not_a_copy(make_repo):
+    """known() answers every key asked, as lookup() does, without copying a value per key:
+    a search asks for thousands of hits' keys and reads back a few."""
+    from maguyva_guard.index import centrality
+
+    files = {"pkg/a.py": "def used():\n    return 1\n",
+             **{f"pkg/m{i}.py": f"from pkg.a import used\n\n\ndef f{i}():\n    return used()\n"
+                for i in range(5)}}
+    with Store.open(make_repo(files)) as store:
+        indexer.update(store)
+        centrality.refresh(store)
+        keys = [("pkg/a.py", "pkg.a.used"), ("pkg/m0.py", "pkg.m0.f0"), ("nowhere.py", "x")]
+        view = centrality.known(store, keys)
+        assert {k: view[k] for k in keys} == centrality.lookup(store, keys)
+        assert view[keys[0]] > view[keys[1]] > 0 and view[keys[2]] == 0.0
+        assert centrality.known(store, keys[:1]) == view  # the same memo, not a new dict
+        with pytest.raises(TypeError):
+            view[keys[0]] = 1.0  # read-only: the memo is shared

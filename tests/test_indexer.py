@@ -217,6 +217,46 @@ def test_parallel_parsing_gives_the_same_records(make_repo, monkeypatch):
     assert seen[-1] == (40, 40)
 
 
+def _rows_and_vectors(repo):
+    """Every record of the index by blob content (not by row id, which follows the order
+    workers finish in), and the semantic vectors by chunk key."""
+    from maguyva_guard.embed import vectors
+
+    with Store.open(repo) as store:
+        rows = {table: sorted(store.conn.execute(
+            f"SELECT b.oid, t.* FROM {table} t JOIN blobs b ON b.id = t.blob").fetchall(),
+            key=lambda r: (r[0], repr(r[2:])))
+            for table in ("defs", "refs", "chunks")}
+        files = sorted(store.conn.execute("SELECT path, blob, language, category FROM files"))
+        (path,) = store.index_dir.glob("vectors-*.npy")
+    found = vectors.load(path, 1024)
+    assert found is not None
+    bits = {k: found.bits[i].tobytes() for i, k in enumerate(found.keys)}
+    return {t: [(r[0], *r[2:]) for r in rs] for t, rs in rows.items()}, files, bits
+
+
+def test_a_parallel_index_gives_the_same_rows_and_vectors_as_a_serial_one(make_repo,
+                                                                          monkeypatch):
+    from maguyva_guard.embed.hashed import HashEmbedder
+
+    files = {f"pkg/m{i}.py": f'def f{i}(x):\n    """Scale {i}."""\n    return g{i}(x)\n\n\n'
+             f"class C{i}:\n    def run(self):\n        return f{i}({i})\n" for i in range(40)}
+    serial_repo, parallel_repo = make_repo(files), make_repo(files)
+    indexer.index_repo(str(serial_repo))
+    embedded_here: list[int] = []  # what this process embeds (workers have their own copy)
+    real = HashEmbedder.embed
+    monkeypatch.setattr(HashEmbedder, "embed",
+                        lambda self, texts, *a: embedded_here.append(len(texts))
+                        or real(self, texts, *a))
+    monkeypatch.setattr(blobparse, "PARALLEL_MIN_BLOBS", 10)
+    monkeypatch.setattr(blobparse, "PARALLEL_BATCH", 3)
+    assert indexer.index_repo(str(parallel_repo)).parsed == 40
+    serial, parallel = _rows_and_vectors(serial_repo), _rows_and_vectors(parallel_repo)
+    assert parallel == serial
+    assert len(parallel[2]) == 120  # a vector per chunk (two chunks and a method per file)
+    assert embedded_here == []  # the workers embedded every chunk
+
+
 def test_a_parser_failure_skips_the_blob(make_repo, monkeypatch):
     repo = make_repo({"a.py": "def a():\n    pass\n", "b.py": "def b():\n    pass\n"})
 

@@ -212,6 +212,27 @@ def test_a_bounded_refresh_leaves_the_rest_to_the_next_runs(make_repo, monkeypat
     assert len(ask(store, "read the configuration file", limit=20)) == 12
 
 
+@pytest.mark.parametrize(("save_seconds", "saves"), [(3600.0, 1), (0.0, 3)])
+def test_a_refresh_rewrites_the_vectors_file_at_the_end_or_when_time_has_passed(
+        make_repo, monkeypatch, save_seconds, saves):
+    """Three batches: one write at the end (a cold index of 500,000 chunks must not rewrite
+    the whole file after each batch), or one per batch once SAVE_SECONDS has passed."""
+    from maguyva_guard.embed import vectors
+
+    monkeypatch.setattr(embeddings, "BATCH", 5)
+    monkeypatch.setattr(embeddings, "SAVE_SECONDS", save_seconds)
+    store = Store.open(make_repo(FILES))
+    indexer.update(store)
+    store.index_dir.joinpath("vectors-v2-embedded-subtoken-simhash-v2-1024.npy").unlink()
+    written: list[int] = []
+    real = vectors.save
+    monkeypatch.setattr(vectors, "save", lambda path, keys, bits: written.append(len(keys))
+                        or real(path, keys, bits))
+    assert embeddings.refresh(store, budget=None) == 12
+    assert written == [12] if saves == 1 else written == [5, 10, 12]
+    assert len(stored(store).keys) == 12
+
+
 def test_a_damaged_vectors_file_is_rebuilt(make_repo) -> None:
     store = Store.open(make_repo(FILES))
     indexer.update(store)
@@ -322,6 +343,24 @@ def test_the_numpy_free_top_k_reads_the_file_like_numpy(make_repo):
     assert nearest == vectors.top_k(loaded.bits, query, 5)
     assert keys == [loaded.keys[row] for row, _ in nearest]
     assert vectors.top_k_file(path, bytes(64), 5) == ([], [])  # another width: not read
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_ranking_answers_every_top_k_like_the_file_scan(tmp_path, seed):
+    """The guard's batched rankings (one numpy sweep for all queries) select each top k
+    from the distances; every k, ties at the boundary included, is what top_k_file reads."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(50, 400))
+    bits = rng.integers(0, 256, (n, 128), dtype=np.uint8)
+    bits[n // 3 :] &= 0x01  # many equal distances
+    keys = [bytes(rng.integers(0, 256, 16, dtype=np.uint8)) for _ in range(n)]
+    path = tmp_path / "vectors.npy"
+    vectors.save(path, keys, bits)
+    queries = [bits[7].tobytes(), bytes(128), bits[-1].tobytes()]
+    rankings = vectors.rank_file(path, queries)
+    for query in queries:
+        for k in (5, 1, 40, n, n + 3, 0):  # a smaller k after a larger one reuses it
+            assert rankings[query].top_k(k) == vectors.top_k_file(path, query, k)
 
 
 def test_a_one_file_update_embeds_its_chunks_without_reading_the_view(make_repo, monkeypatch):

@@ -16,7 +16,6 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from maguyva_guard.embed import hashed as hashembed
-from maguyva_guard.embed import voyage
 from maguyva_guard.embed.base import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
@@ -74,6 +73,8 @@ def select(config: Any = None, env: Mapping[str, str] | None = None) -> Backend:
         if importlib.util.find_spec("voyageai") is None:  # an extra, not a default dependency
             raise FatalError(f"semantic backend 'voyage' needs the voyageai package: "
                              f"pip install '{VOYAGE_EXTRA}'")
+        from maguyva_guard.embed import voyage  # opt-in: not imported by every run
+
         return voyage.VoyageEmbedder(key, chosen)
     if chosen.backend == VOYAGE:
         warn_once(f"semantic backend 'voyage' is configured but {KEY_VARIABLE} is not set: "

@@ -40,6 +40,7 @@ WEIGHT_SCALE: Final = 256  # weights are rounded to 1/256: exact sums, same bits
 FLOAT32_EXACT: Final = 2**24  # float32 holds every integer below this exactly
 # The feature -> packed sign row cache is dropped past this size (memory stays ~20 MB).
 CACHE_LIMIT: Final = 200_000
+MIN_CAPACITY: Final = 4096  # rows of the first packed-row buffer
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 # The header is the first line that opens a definition, looked for in the first HEADER_LINES
@@ -70,22 +71,25 @@ class HashEmbedder:
     name: Final = NAME
     model: Final = MODEL
 
-    def __init__(self, dimension: int = DEFAULT_DIMENSION) -> None:
+    def __init__(self, dimension: int = DEFAULT_DIMENSION,
+                 cache_limit: int = CACHE_LIMIT) -> None:
         if dimension <= 0 or dimension % 64:
             raise ValueError(f"dimension must be a positive multiple of 64, not {dimension}")
         self.dimension = dimension
+        self.cache_limit = cache_limit  # features whose rows are kept (then all dropped)
         self._nbytes = dimension // 8
         self._ids: dict[str, int] = {}
-        self._rows: list[bytes] = []
-        self._matrix: np.ndarray | None = None  # packed rows of self._rows, grown lazily
+        self._rows: list[bytes] = []  # rows of features not yet in the matrix
+        self._matrix: np.ndarray | None = None  # packed rows by feature id, grown lazily
+        self._filled = 0  # rows of self._matrix written (its length is its capacity)
 
     def embed(self, texts: Sequence[str], input_type: str = "document") -> np.ndarray:
         """Packed sign bits, one row per text. Symmetric: `input_type` changes nothing."""
         import numpy as np
 
         out = np.zeros((len(texts), self._nbytes), dtype=np.uint8)
-        if len(self._ids) > CACHE_LIMIT:
-            self._ids, self._rows, self._matrix = {}, [], None
+        if len(self._ids) > self.cache_limit:
+            self._ids, self._rows, self._matrix, self._filled = {}, [], None, 0
         weighted = [self._feature_ids(text) for text in texts]
         matrix = self._packed_rows()
         for i, (ids, weights) in enumerate(weighted):
@@ -121,20 +125,32 @@ class HashEmbedder:
         return ids, weights  # type: ignore[return-value]
 
     def _add(self, feature: str) -> int:
-        index = self._ids[feature] = len(self._rows)
+        index = self._ids[feature] = len(self._ids)
         self._rows.append(hashlib.shake_128(feature.encode()).digest(self._nbytes))
         return index
 
     def _packed_rows(self) -> np.ndarray:
+        """The packed rows of every feature seen, in a buffer grown by doubling: new
+        features in every call (a parse worker embeds file by file, and a repository of
+        unique names brings new ones in each file) must not copy the whole matrix each
+        time, which was quadratic in the features seen."""
         import numpy as np
 
-        have = 0 if self._matrix is None else len(self._matrix)
-        if have < len(self._rows):
-            fresh = np.frombuffer(b"".join(self._rows[have:]), dtype=np.uint8)
-            fresh = fresh.reshape(-1, self._nbytes)
-            self._matrix = fresh if self._matrix is None else np.vstack((self._matrix, fresh))
-        assert self._matrix is not None or not self._rows
-        return self._matrix if self._matrix is not None else np.zeros((0, self._nbytes), "u1")
+        need = len(self._ids)
+        have = self._filled
+        if have < need:
+            if self._matrix is None or len(self._matrix) < need:
+                capacity = max(need, 2 * have, MIN_CAPACITY)
+                grown = np.empty((capacity, self._nbytes), dtype=np.uint8)
+                if self._matrix is not None:
+                    grown[:have] = self._matrix[:have]
+                self._matrix = grown
+            fresh = np.frombuffer(b"".join(self._rows), dtype=np.uint8)
+            self._matrix[have:need] = fresh.reshape(-1, self._nbytes)
+            self._filled, self._rows = need, []  # each row is kept once, in the matrix
+        if self._matrix is None:
+            return np.zeros((0, self._nbytes), "u1")
+        return self._matrix[:need]
 
 
 @lru_cache(maxsize=4096)

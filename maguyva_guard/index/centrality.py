@@ -14,6 +14,7 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from maguyva_guard.index.store import Store, module_prefix, qualify
@@ -134,14 +135,14 @@ def lookup(store: Store, keys: list[tuple[str, str]]) -> dict[tuple[str, str], f
     Answers are memoised on the open store; only keys not seen yet go to SQLite, a few
     hundred per statement.
     """
-    memo = loaded(store, keys)
+    memo = known(store, keys)
     return {key: memo[key] for key in keys}
 
 
-def loaded(store: Store, keys: list[tuple[str, str]]) -> Mapping[tuple[str, str], float]:
-    """Every answer read so far on this store, `keys` among them: a search of a popular
-    symbol's callers looks up ten thousand keys, and copying them out for each of a
-    50-symbol check's hundred searches cost a second."""
+def known(store: Store, keys: list[tuple[str, str]]) -> Mapping[tuple[str, str], float]:
+    """lookup() without the copy: a read-only view of the store's memo, which holds every
+    one of `keys` (and earlier ones). A search asks for every hit's key, thousands on a
+    large repository, and reads back only the few it ranks."""
     memo: dict[tuple[str, str], float] | None = getattr(store, CACHE_ATTRIBUTE, None)
     if memo is None:
         memo = {}
@@ -163,4 +164,4 @@ def loaded(store: Store, keys: list[tuple[str, str]]) -> Mapping[tuple[str, str]
             )
             memo.update({key: 0.0 for key in batch})
             memo.update({(p, q): float(v) for p, q, v in rows})
-    return memo
+    return MappingProxyType(memo)

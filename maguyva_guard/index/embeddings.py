@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -29,6 +29,7 @@ from maguyva_guard.embed.backend import SemanticUnavailable
 from maguyva_guard.embed.hashed import HashEmbedder
 
 if TYPE_CHECKING:
+    from maguyva_guard.index.parse import Embedding
     from maguyva_guard.index.store import Store
 
 
@@ -39,6 +40,9 @@ class Delta:
     parsed: int = -1  # blobs the update parsed (0: no new chunk text; -1: not known)
     previous_view: str | None = None  # the view digest before the update
     changed_blobs: Sequence[str] | None = None  # blobs at the paths the update changed
+    # Packed bits the parse workers computed (parse.Embedding), by chunk key: saved as they
+    # are instead of embedded again. Only ever the embedded backend's, at its dimension.
+    embedded: Mapping[bytes, bytes] | None = None
 
 
 UNKNOWN: Final = Delta()  # a refresh outside an update: nothing is assumed
@@ -46,7 +50,11 @@ UNKNOWN: Final = Delta()  # a refresh outside an update: nothing is assumed
 EAGER_SECONDS: Final = 1.0  # embedding time an index update may spend (then lazily)
 
 
-BATCH: Final = 2048  # chunks embedded (and saved) at a time
+BATCH: Final = 2048  # chunks embedded at a time
+# Vectors are saved when this long has passed since the last save, and at the end: a run
+# stopped half-way keeps most of its work, and a cold index of 500,000 chunks no longer
+# rewrites the whole file after every batch (that was quadratic: 250 rewrites of up to 70 MB).
+SAVE_SECONDS: Final = 10.0
 
 
 # An update's changed files hold chunks already embedded (one edited function in a file of
@@ -117,7 +125,7 @@ def refresh(store: Store, progress: Progress | None = None, *, config: Any = Non
             # The previous view was fully embedded: only the changed files' chunks can be
             # missing (a one-file commit reads a few rows, not the whole view's 45k), with
             # a budget (check, query) or without (index) alike.
-            done = fill(store, backend, changed, budget, progress)
+            done = fill(store, backend, changed, budget, progress, embedded=delta.embedded)
             mark_complete(store, path, changed, backend.dimension, incremental=True)
             return done
         if budget is not None and delta.parsed == 0 and path.is_file():
@@ -126,7 +134,7 @@ def refresh(store: Store, progress: Progress | None = None, *, config: Any = Non
             # is embedded by the next search.
             return 0
         view = current_view(store, places=False)
-        done = fill(store, backend, view, budget, progress)
+        done = fill(store, backend, view, budget, progress, embedded=delta.embedded)
         mark_complete(store, path, view, backend.dimension)
         return done
     except SemanticUnavailable as exc:
@@ -171,10 +179,13 @@ def configured(store: Store, config: Any) -> Any:
 
 
 def fill(store: Store, backend: embedding.Backend, view: View, budget: float | None,
-          progress: Progress | None, remote_max: int | None = None) -> int:
-    """Embed missing chunks in batches, saving after each, until done or out of time.
+          progress: Progress | None, remote_max: int | None = None,
+          embedded: Mapping[bytes, bytes] | None = None) -> int:
+    """Embed missing chunks in batches until done or out of time, saving every
+    SAVE_SECONDS and at the end.
 
     With `remote_max`, a network backend embeds nothing when more than that are missing.
+    `embedded`: bits the parse workers already computed (Delta.embedded), used as they are.
     """
     path = vectors.file_for(store.index_dir, *embedding.tag(backend))
     with lock:
@@ -189,18 +200,57 @@ def fill(store: Store, backend: embedding.Backend, view: View, budget: float | N
         if remote_max is not None and backend.name != embedding.EMBEDDED \
                 and len(missing) > remote_max:
             return 0
-        started, done = time.monotonic(), 0
+        started = saved = time.monotonic()
+        done = 0
+        pending: list[bytes] = []  # keys embedded since the last save, and their bits:
+        pieces: list[Any] = []
         for start in range(0, len(missing), BATCH):
             if budget is not None and start and time.monotonic() - started > budget:
                 break
             batch = missing[start : start + BATCH]
-            fresh = backend.embed(view.texts_of(store, batch), embedding.DOCUMENT)
-            keys, bits = _save(path, keys + batch, fresh if bits is None else (bits, fresh),
-                               view)
+            pieces.append(_embed_batch(store, backend, view, batch, embedded))
+            pending += batch
             done += len(batch)
+            if time.monotonic() - saved >= SAVE_SECONDS:
+                keys, bits = _save(path, keys + pending, (bits, *pieces), view)
+                pending, pieces, saved = [], [], time.monotonic()
             if progress is not None:
                 progress(done, len(missing))
+        if pending:
+            keys, bits = _save(path, keys + pending, (bits, *pieces), view)
         return done
+
+
+def _embed_batch(store: Store, backend: embedding.Backend, view: View, batch: list[bytes],
+                 embedded: Mapping[bytes, bytes] | None) -> Any:
+    """The packed bits of these chunks: those the workers computed, the rest embedded now
+    (reading only their texts)."""
+    if not embedded or not isinstance(backend, HashEmbedder):
+        return backend.embed(view.texts_of(store, batch), embedding.DOCUMENT)
+    import numpy as np
+
+    todo = [k for k in batch if k not in embedded]
+    fresh = dict(zip(todo, backend.embed(view.texts_of(store, todo), embedding.DOCUMENT)
+                     if todo else [], strict=True))
+    rows = [embedded[k] if k in embedded else fresh[k].tobytes() for k in batch]
+    return np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(len(batch), -1)
+
+
+def worker_embedding(store: Store) -> Embedding | None:
+    """For a cold `index`: the parse workers embed the new chunks (parse.Embedding) when
+    the embedded backend is configured (a network backend is called from here only),
+    skipping chunks the vectors file already holds."""
+    try:
+        backend = embedding.select(configured(store, None))
+    except SemanticUnavailable:
+        return None
+    if not isinstance(backend, HashEmbedder):
+        return None
+    path = vectors.file_for(store.index_dir, *embedding.tag(backend))
+    known = vectors.read_keys(path, backend.dimension // 8) if path.is_file() else None
+    from maguyva_guard.index.parse import Embedding
+
+    return Embedding(backend.dimension, frozenset(known or ()))
 
 
 def _fill_plain(store: Store, backend: HashEmbedder, view: View, path: Path,
@@ -242,6 +292,8 @@ def _save(path: Path, keys: list[bytes], bits: Any, view: View) -> tuple[list[by
     """Write keys and bits (an array, or a pair to concatenate); returns what was written."""
     import numpy as np
 
+    if isinstance(bits, tuple):
+        bits = tuple(b for b in bits if b is not None)
     matrix = np.concatenate(bits) if isinstance(bits, tuple) else bits
     if view.whole and len(keys) > PRUNE_RATIO * max(len(view.places), 1):
         keep = [i for i, k in enumerate(keys) if k in view.places]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -17,15 +17,14 @@ from pathlib import Path
 from maguyva_guard import git
 from maguyva_guard.extract import classify
 from maguyva_guard.extract.detect import BY_CONTENT
-from maguyva_guard.index import embeddings, fulltext
-from maguyva_guard.index import parse as blobparse
+from maguyva_guard.index import embeddings
 from maguyva_guard.index.embeddings import UNKNOWN, Delta
-from maguyva_guard.index.parse import Progress
 from maguyva_guard.index.schema import FileInfo
 from maguyva_guard.index.store import Store
 from maguyva_guard.index.writer import StoreWriter
 from maguyva_guard.records import FileSymbols
 
+Progress = Callable[[int, int], None]  # (done, total) blobs parsed (parse.Progress)
 View = Mapping[str, git.Entry]  # path -> entry; size -1 when not known yet
 STAGED_VIEW = "staged"  # the label of the staged-index view in meta "view"
 # The sources whose change changes what is extracted from a blob: records parsed by another
@@ -115,6 +114,10 @@ def update_tree(store: Store, rev: str, *, max_size: int | None = None,
 
 def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
             progress: Progress | None, started: float, embed_all: bool = False) -> IndexStats:
+    # Imported here: an unchanged view (the usual hook run) parses and reads nothing.
+    from maguyva_guard.index import fulltext
+    from maguyva_guard.index import parse as blobparse
+
     old = store.files()
     writer = store.writer()
     fresh = _new_blobs(writer, old, entries)
@@ -122,12 +125,15 @@ def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
     # when the previous view was fully embedded (instead of reading the whole view).
     previous_view = store.meta_get("view_digest")
     changed_blobs = [e.blob for p, e in entries.items() if p not in old or old[p].blob != e.blob]
+    # `index` embeds everything anyway: then the parse workers embed too, on every core.
+    in_workers = embeddings.worker_embedding(store) if embed_all and fresh else None
     step(progress, PARSING)
     with store.transaction():
         with writer.bulk():
             outcome = blobparse.index_blobs(
                 str(store.root), writer, fresh, language_of, max_size, progress,
-                meanwhile=lambda texts: fulltext.index_contents(store.conn, texts))
+                meanwhile=lambda texts: fulltext.index_contents(store.conn, texts),
+                embedding=in_workers)
         new = _final_view(store, old, entries, outcome.status)
         symbols, references = _counts(store, writer, old, new)
         writer.set_view(old, new)
@@ -140,8 +146,8 @@ def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
         store.meta_set("view_digest", digest)
         store.meta_set("counts", f"{len(entries)} {symbols} {references}")
     store.remember_view(digest, new)
-    _embed(store, progress, Delta(outcome.parsed, previous_view, changed_blobs),
-           everything=embed_all)
+    _embed(store, progress, Delta(outcome.parsed, previous_view, changed_blobs,
+                                  outcome.vectors), everything=embed_all)
     if embed_all:  # so that the next `index` of this view need not ask again
         store.meta_set("embedded_view", digest)
     return _stats(store, len(entries), outcome.parsed, started)
@@ -219,6 +225,9 @@ def ensure_parsed(store: Store, blobs: Mapping[str, str],
         fresh = {b: (p, -1) for b, p in blobs.items() if b not in writer.known(blobs)}
         if not fresh:
             return 0
+        from maguyva_guard.index import fulltext
+        from maguyva_guard.index import parse as blobparse
+
         with store.transaction():
             outcome = blobparse.index_blobs(
                 str(store.root), writer, fresh, language_of, max_size,

@@ -4,7 +4,9 @@ Contents come through one `git cat-file --batch`. Blobs over the size limit are 
 binary, generated and unsupported ones are recorded with the reason and not parsed. With
 many blobs to parse, worker processes parse (fork: the grammars are already loaded) and
 turn records into row tuples themselves, while this process writes the rows of finished
-batches into the open transaction: parsing and SQLite overlap.
+batches into the open transaction: parsing and SQLite overlap. Asked to (`Embedding`, a
+cold `index` with the embedded backend), the workers also embed the chunks they extract,
+so that the SimHash, the other half of a cold build's CPU, runs on every core too.
 """
 
 from __future__ import annotations
@@ -12,36 +14,62 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from maguyva_guard import git
 from maguyva_guard.extract import classify
 from maguyva_guard.extract.detect import BY_CONTENT, language_of_source
-from maguyva_guard.index.writer import BlobRows, StoreWriter, symbol_rows
+from maguyva_guard.index.writer import BlobRows, Row, StoreWriter, symbol_rows
+
+if TYPE_CHECKING:
+    from maguyva_guard.embed.hashed import HashEmbedder
 
 Progress = Callable[[int, int], None]  # (done, total) blobs parsed
 Job = tuple[int, bytes, str]  # (blob id, content, language)
 Texts = list[tuple[str, str]]  # (oid, decoded text) for the text retriever
+Vectors = dict[bytes, bytes]  # chunk key (vectors.key_of) -> packed sign bits
 
 PARALLEL_MIN_BLOBS = 200  # below this, starting workers costs more than it saves
 PARALLEL_BATCH = 16  # blobs per task sent to a worker
 WRITE_BATCH = 64  # parsed blobs whose rows go to SQLite in one executemany
 PARENT_POLL_SECONDS = 0.5  # how soon a worker notices that its parent was killed
+# Features whose random rows a worker keeps (about 200 bytes each): a quarter of the
+# embedder's default, since every worker has its own (20,000 files: 557 MB for the process
+# tree with the default, against a 500 MB target).
+WORKER_FEATURE_CACHE = 50_000
 
 
 @dataclass
 class Outcome:
     parsed: int = 0
     status: dict[str, str] = field(default_factory=dict)  # oid -> blob status
-    texts: Texts = field(default_factory=list)
+    texts: Texts = field(default_factory=list)  # emptied once `meanwhile` has them
+    vectors: Vectors = field(default_factory=dict)  # embedded by the workers (Embedding)
+
+
+@dataclass(frozen=True)
+class Embedding:
+    """What parse workers embed: chunks of the embedded backend at this dimension whose
+    key is not in `known` (the vectors file has them already)."""
+
+    dimension: int
+    known: frozenset[bytes] = frozenset()
+
+
+_embedding: Embedding | None = None  # in a worker: set by the pool's initializer
 
 
 def index_blobs(root: str, writer: StoreWriter, fresh: Mapping[str, tuple[str, int]],
                 language_of: Callable[[str], str | None], max_size: int,
                 progress: Progress | None = None,
-                meanwhile: Callable[[Texts], None] | None = None) -> Outcome:
+                meanwhile: Callable[[Texts], None] | None = None,
+                embedding: Embedding | None = None) -> Outcome:
     """Record every blob of `fresh` ({oid: (a path, size or -1)}) in the open transaction.
 
     `meanwhile(texts)` runs in this process while the workers parse (the text index).
+    `embedding`: worker processes (not an in-process parse) embed the chunks, returned in
+    `Outcome.vectors` for the embedding refresh to save.
     """
     unknown = [b for b, (_, size) in fresh.items() if size < 0]
     sizes = {b: size for b, (_, size) in fresh.items()}
@@ -72,8 +100,12 @@ def index_blobs(root: str, writer: StoreWriter, fresh: Mapping[str, tuple[str, i
             out.status[oid] = status
     contents.clear()
     batch: list[BlobRows] = []
-    texts = out.texts
-    for blob_id, rows in parse_all(jobs, progress, meanwhile and (lambda: meanwhile(texts))):
+    def text_index() -> None:  # then drop the decoded texts: a large repository's bytes
+        if meanwhile is not None:
+            meanwhile(out.texts)
+        out.texts = []
+
+    for blob_id, rows in parse_all(jobs, progress, text_index, embedding):
         oid, language, size = pending[blob_id]
         status = classify.PARSED if rows is not None else classify.SKIPPED_ERROR
         writer.add_blob(blob_id, oid, language, size, status, rows.parse_errors if rows else 0)
@@ -81,6 +113,7 @@ def index_blobs(root: str, writer: StoreWriter, fresh: Mapping[str, tuple[str, i
         if rows is not None:
             out.parsed += 1
             batch.append(rows)
+            out.vectors.update(rows.vectors)
         if len(batch) >= WRITE_BATCH:
             writer.add_rows(batch)
             batch = []
@@ -97,9 +130,12 @@ def _status(path: str, data: bytes, size: int, language: str | None, max_size: i
 
 def parse_all(jobs: list[Job], progress: Progress | None,
               meanwhile: Callable[[], object] | None = None,
+              embedding: Embedding | None = None,
               ) -> Iterator[tuple[int, BlobRows | None]]:
     """Parse in-process, or in worker processes when there are many blobs; `meanwhile()`
-    runs here once the workers have their jobs (before parsing when in-process)."""
+    runs here once the workers have their jobs (before parsing when in-process). Only
+    workers embed (`embedding`): in-process, numpy would cost a small update more than
+    the embedding refresh's plain-Python path."""
     total = len(jobs)
     workers = os.cpu_count() or 1
     if total < PARALLEL_MIN_BLOBS or workers < 2:
@@ -121,7 +157,8 @@ def parse_all(jobs: list[Job], progress: Progress | None,
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     done = 0
     with ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                             initializer=watch_parent, initargs=(os.getpid(),)) as pool:
+                             initializer=start_worker,
+                             initargs=(os.getpid(), embedding)) as pool:
         futures = [pool.submit(parse_batch, b) for b in batches]
         if meanwhile:
             meanwhile()
@@ -131,6 +168,12 @@ def parse_all(jobs: list[Job], progress: Progress | None,
             done += len(results)
             if progress:
                 progress(done, total)
+
+
+def start_worker(parent: int, embedding: Embedding | None) -> None:
+    global _embedding
+    _embedding = embedding
+    watch_parent(parent)
 
 
 def watch_parent(parent: int) -> None:
@@ -157,6 +200,33 @@ def parse_one(job: Job) -> tuple[int, BlobRows | None]:
 
     blob_id, data, language = job
     try:
-        return blob_id, symbol_rows(blob_id, symbols.extract(data, language))
+        rows = symbol_rows(blob_id, symbols.extract(data, language))
     except Exception:  # noqa: BLE001 - one file a grammar chokes on must not stop the index
         return blob_id, None
+    if _embedding is not None and rows.chunks:
+        rows.vectors.update(embed_chunks(rows.chunks, _embedding))
+    return blob_id, rows
+
+
+def embed_chunks(chunks: list[Row], embedding: Embedding) -> Vectors:
+    """The packed bits of these chunk rows (writer.symbol_rows: hash 5th, text 6th) that
+    `embedding.known` lacks, by the embedded backend: the very bits the refresh computes."""
+    from maguyva_guard.embed import vectors
+
+    wanted: dict[bytes, str] = {}
+    for row in chunks:
+        key = vectors.key_of(str(row[4]))
+        if key not in embedding.known:
+            wanted.setdefault(key, str(row[5]))
+    if not wanted:
+        return {}
+    bits = embedder(embedding.dimension).embed(list(wanted.values()))
+    return {key: row.tobytes() for key, row in zip(wanted, bits, strict=True)}
+
+
+@lru_cache(maxsize=1)
+def embedder(dimension: int) -> HashEmbedder:
+    """One embedder per worker: it caches each feature's random row across blobs."""
+    from maguyva_guard.embed.hashed import HashEmbedder
+
+    return HashEmbedder(dimension, cache_limit=WORKER_FEATURE_CACHE)

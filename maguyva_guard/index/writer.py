@@ -11,7 +11,7 @@ import hashlib
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from maguyva_guard.index.schema import BASES_SEP, RECORD_INDEXES, FileInfo
 from maguyva_guard.records import FileSymbols
@@ -27,6 +27,7 @@ class BlobRows:
     refs: list[Row]
     chunks: list[Row]
     parse_errors: int = 0
+    vectors: dict[bytes, bytes] = field(default_factory=dict)  # chunk key -> packed bits
 
 
 @dataclass(frozen=True)

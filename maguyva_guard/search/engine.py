@@ -232,7 +232,7 @@ def _centrality(store: Any, ranked: Mapping[str, list[Hit]]) -> fusion.Centralit
     try:
         from maguyva_guard.index import centrality
 
-        values = centrality.loaded(store, keys)
+        values = centrality.known(store, keys)
     except (ImportError, AttributeError, sqlite3.Error):
         return fusion.no_centrality  # no graph metrics yet: every boost is 1
     return lambda path, symbol: values.get((path, symbol), 0.0)
