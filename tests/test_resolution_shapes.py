@@ -245,3 +245,39 @@ def test_a_property_is_typed_by_what_it_returns(make_repo) -> None:
     report = checked(make_repo, files, "store.py", "def get(self, key):",
                      "def get(self, key, default):")
     assert direct(report) == {("req.py", 16): "probable", ("req.py", 20): "probable"}
+
+
+@pytest.mark.parametrize(("path", "source", "old", "new"), [
+    ("src/v.rs",
+     "use std::ops::Add;\npub struct V { x: i32 }\nimpl Add for V {\n    type Output = V;\n"
+     "    fn add(self, o: V) -> V { V { x: self.x + o.x } }\n}\n"
+     "pub fn total(a: V, b: V) -> V { a + b }\n",
+     "fn add(self, o: V) -> V", "fn add(self, o: V, k: i32) -> V"),
+    ("v.cpp",
+     "struct V { int x; V operator+(const V& o) const { return V{x + o.x}; } };\n"
+     "V total(V a, V b) { return a + b; }\n",
+     "V operator+(const V& o) const", "V operator+(const V& o, int k) const"),
+    ("V.kt",
+     "class V(val x: Int) {\n    operator fun plus(o: V): V = V(x + o.x)\n}\n"
+     "fun total(a: V, b: V): V = a + b\n",
+     "operator fun plus(o: V): V", "operator fun plus(o: V, k: Int): V"),
+])
+def test_an_operator_method_in_another_language_makes_the_answer_a_lower_bound(
+        make_repo, path: str, source: str, old: str, new: str) -> None:
+    # `a + b` names no method: its sites are not searched outside Python, so the answer
+    # must not read "complete" for a changed operator method.
+    report = checked(make_repo, {path: source}, path, old, new)
+    assert report["changed_symbols"], report
+    assert report["complete"] is False
+    assert any("called implicitly" in r and "not searched" in r
+               for r in report["incomplete_reasons"])
+
+
+def test_an_ordinary_method_in_another_language_is_no_implicit_lower_bound(make_repo) -> None:
+    files = {"src/v.rs": "pub struct V { x: i32 }\nimpl V {\n"
+                         "    pub fn area(&self) -> i32 { self.x }\n}\n"
+                         "pub fn total(v: V) -> i32 { v.area() }\n"}
+    report = checked(make_repo, files, "src/v.rs", "fn area(&self) -> i32",
+                     "fn area(&self, k: i32) -> i32")
+    assert report["changed_symbols"]
+    assert not any("called implicitly" in r for r in report["incomplete_reasons"])

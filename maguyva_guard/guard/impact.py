@@ -27,6 +27,7 @@ from maguyva_guard import git, spec
 from maguyva_guard.config import MAX_FILE_BYTES
 from maguyva_guard.errors import FatalError
 from maguyva_guard.extract.detect import language_of_source
+from maguyva_guard.extract.languages import language_for
 from maguyva_guard.guard import batch, changes, docs, mentions, model, risk
 from maguyva_guard.guard import files as changed_files
 from maguyva_guard.guard.model import STAGED
@@ -49,6 +50,7 @@ from maguyva_guard.records import (
 )
 from maguyva_guard.retrievers.base import Retriever, SearchRequest
 from maguyva_guard.retrievers.protocols import implicit_reason, is_protocol_method
+from maguyva_guard.retrievers.syntaxcalls import syntax_called, syntax_reason
 from maguyva_guard.search import engine
 
 NULL = "0" * 40
@@ -418,7 +420,10 @@ def _report(
     ]
     everything.sort(key=lambda a: (-a.score, -a.centrality, a.depth, a.path, a.line))
     affected, possible = _split_possible(everything)
-    implicit = [implicit_reason(c) for c in change_set.changed if is_protocol_method(c)]
+    implicit = [implicit_reason(c) for c in change_set.changed if is_protocol_method(c)
+                and language_for(c.path) == "python"]
+    implicit += [syntax_reason(c.qualified_name, c.path) for c in change_set.changed
+                 if syntax_called(c)]
     reasons = (*implicit, *model.derived_reasons(affected, change_set.fallbacks),
                *model.unread_reasons(files)) if implicit else ()
     return model.ImpactReport(
