@@ -83,25 +83,29 @@ def stage(repo: Path, files: dict[str, str]) -> None:
     git(repo, "add", "-A")
 
 
+# What changing app.core.add selects in FILES, each test with the chain that selects it.
+ADD_CHAINS = {
+    # a direct test caller
+    "tests/test_add.py::test_add": ["tests.test_add.test_add", "app.core.add"],
+    # a parametrized test: one node id for all its parameters
+    "tests/test_add.py::test_add_param": ["tests.test_add.test_add_param", "app.core.add"],
+    # two levels: the test calls total, which calls add
+    "tests/test_total.py::test_total": ["tests.test_total.test_total", "app.core.total",
+                                        "app.core.add"],
+    # a conftest fixture that calls the changed function: the test takes it by name
+    "tests/test_total.py::test_fixture": ["tests.test_total.test_fixture",
+                                          "tests.conftest.three", "app.core.add"],
+    # a test class
+    "tests/test_total.py::TestCalc::test_double": [
+        "tests.test_total.TestCalc.test_double", "app.core.Calc.double", "app.core.add"],
+}
+
+
 def test_a_body_change_selects_each_test_that_reaches_it_with_its_chain(repo):
     stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
     sel = selection(repo)
     assert sel["version"] == 1 and sel["run_all"] is False
-    assert chains(sel) == {
-        # a direct test caller
-        "tests/test_add.py::test_add": ["tests.test_add.test_add", "app.core.add"],
-        # a parametrized test: one node id for all its parameters
-        "tests/test_add.py::test_add_param": ["tests.test_add.test_add_param", "app.core.add"],
-        # two levels: the test calls total, which calls add
-        "tests/test_total.py::test_total": ["tests.test_total.test_total", "app.core.total",
-                                            "app.core.add"],
-        # a conftest fixture that calls the changed function: the test takes it by name
-        "tests/test_total.py::test_fixture": ["tests.test_total.test_fixture",
-                                              "tests.conftest.three", "app.core.add"],
-        # a test class
-        "tests/test_total.py::TestCalc::test_double": [
-            "tests.test_total.TestCalc.test_double", "app.core.Calc.double", "app.core.add"],
-    }
+    assert chains(sel) == ADD_CHAINS
     assert sel["reasons"] == []
     assert {t["symbol"] for t in sel["tests"]} >= {"tests.test_total.TestCalc.test_double"}
 

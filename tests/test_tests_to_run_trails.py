@@ -8,18 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import git
-from test_tests_to_run import CORE, FILES, chains, selection, stage
-
-ADD_CHAINS = {
-    "tests/test_add.py::test_add": ["tests.test_add.test_add", "app.core.add"],
-    "tests/test_add.py::test_add_param": ["tests.test_add.test_add_param", "app.core.add"],
-    "tests/test_total.py::test_total": ["tests.test_total.test_total", "app.core.total",
-                                        "app.core.add"],
-    "tests/test_total.py::test_fixture": ["tests.test_total.test_fixture",
-                                          "tests.conftest.three", "app.core.add"],
-    "tests/test_total.py::TestCalc::test_double": [
-        "tests.test_total.TestCalc.test_double", "app.core.Calc.double", "app.core.add"],
-}
+from test_tests_to_run import ADD_CHAINS, CORE, FILES, chains, selection, stage
 
 
 @pytest.fixture
