@@ -104,7 +104,7 @@ def _empty_answers(run: ProjectRun) -> list[str]:
     "no impact" is one that called itself complete; a lower bound that lists possible
     (name-only) callers is not one (false-safe above counts both)."""
     out = []
-    for tool in sorted({t for per in run.answers for t in per if t.startswith(JUDGED)}):
+    for tool in sorted({t for per in run.answers for t in per if t.startswith("maguyva-guard")}):
         empty = [(i, per[tool]) for i, per in zip(run.sample.items, run.answers, strict=True)
                  if i.callers and per[tool].ok and not per[tool].callers]
         if not empty:
