@@ -91,3 +91,13 @@ def test_an_annotated_self_outside_a_class_is_typed_by_its_annotation(make_repo)
            "    return property(fget)\n")
     found, possible = callers_of_get(make_repo, use)
     assert set(found) == {("app/use.py", 10)}, (found, possible)
+
+
+def test_a_method_returning_self_type_gives_its_class(make_repo) -> None:
+    use = ("import typing_extensions as te\n\nfrom app import ds\n\n\n"
+           "class Sub(ds.Headers):\n"
+           "    def copy(self) -> te.Self:\n        return type(self)()\n\n"
+           "    def __or__(self, other):\n"
+           "        rv = self.copy()\n        return rv.get(other)\n")
+    found, possible = callers_of_get(make_repo, use)
+    assert set(found) == {("app/use.py", 12)}, (found, possible)

@@ -336,7 +336,11 @@ class Inference:
             found = self.declared_return(fn, hops)
         elif language_of(fn.path) == "python" and hops <= MAX_HOPS:
             m = _RETURN_ANNOTATION.search(fn.signature)
-            if m is not None:
+            if m is not None and m.group(1).split(".")[-1] == "Self":  # `-> te.Self`
+                cls = self.enclosing_class(fn.path, fn.qualified_name)
+                found = _instance(Entity("definition", path=cls.path, definition=cls)
+                                  if cls is not None else None)
+            elif m is not None:
                 found = _instance(self.resolve_expression(fn.path, fn.qualified_name,
                                                           m.group(1), hops + 1))
             else:
