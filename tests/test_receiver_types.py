@@ -101,3 +101,24 @@ def test_a_method_returning_self_type_gives_its_class(make_repo) -> None:
            "        rv = self.copy()\n        return rv.get(other)\n")
     found, possible = callers_of_get(make_repo, use)
     assert set(found) == {("app/use.py", 12)}, (found, possible)
+
+
+def test_an_annotation_naming_a_class_is_no_caller_of_its_constructor(make_repo) -> None:
+    """A constructor's signature change breaks `Headers(...)` and subclasses, not `h:
+    Headers` nor `isinstance(h, Headers)` (werkzeug: `remove_entity_headers(headers:
+    ds.Headers | list)`)."""
+    ds = HEADERS.replace("class Headers:\n", "class Headers:\n"
+                         "    def __init__(self, items=None):\n        self.items = items\n\n")
+    repo = make_repo({"app/__init__.py": "", "app/ds.py": ds, "app/use.py": (
+        "from app.ds import Headers\n\n\n"
+        "def typed(h: Headers | None) -> 'Headers':\n    return h\n\n\n"
+        "def build():\n    return Headers()\n\n\n"
+        "def check(h):\n    return isinstance(h, (Headers, dict))\n\n\n"
+        "def both(h):\n    return h if isinstance(h, Headers) else Headers(h)\n\n\n"
+        "class Env(Headers):\n    pass\n")})
+    edit(repo, "app/ds.py", "def __init__(self, items=None):", "def __init__(self, items):")
+    report = check_json(repo, "--depth", "1")
+    assert [c["qualified_name"] for c in report["changed_symbols"]] == [
+        "app.ds.Headers.__init__"]
+    found = {a["symbol"] for a in report["affected"] if a["path"] == "app/use.py"}
+    assert found == {"<module>", "app.use.build", "app.use.both", "app.use.Env"}, found
