@@ -97,9 +97,10 @@ class Inference:
         head, *rest = expr.split(".")
         entity: Entity | None
         managed = language_of(path) in NAMESPACE_LANGUAGES
+        receiver = head in SELF_NAMES or head == self.receiver_variable(path, scope)
         if head == "cls" and not self.cls_is_receiver(path, scope):
-            head = ""  # `cls = self.storage_class` in an ordinary method: a local
-        if head and (head in SELF_NAMES or head == self.receiver_variable(path, scope)):
+            receiver = False  # `cls = self.storage_class` in an ordinary method: a local
+        if receiver:
             cls = self.enclosing_class(path, scope)
             if cls is None:  # `def fget(self: Response)` nested in a function: annotated
                 entity = self.local_type(path, scope, head, hops + 1)
@@ -114,7 +115,6 @@ class Inference:
                 entity = found
                 rest = rest[1:]
         else:
-            head = head or "cls"
             entity = self.lookup_name(path, scope, head, hops + 1)
             if managed and entity is not None and _is_property(entity):
                 entity = None  # `store.close()` with `var store: Store`: read its type
