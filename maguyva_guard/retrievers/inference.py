@@ -183,7 +183,9 @@ class Inference:
         while d is not None:
             if d.kind not in CLASS_KINDS:
                 body = self.lines(path)[d.line_start - 1 : d.line_end]
-                found = self._typed_by(path, d.parent, var, [d.signature, *body], hops)
+                found = self.csharp_loop_item(path, d.qualified_name, var, body, hops) \
+                    if language_of(path) == "csharp" else None
+                found = found or self._typed_by(path, d.parent, var, [d.signature, *body], hops)
                 if found is not None:
                     return found
             d = fs.by_qualified.get(d.parent) if d.parent else None
