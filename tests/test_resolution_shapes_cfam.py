@@ -185,3 +185,47 @@ def test_csharp_an_operand_of_unknown_type_leaves_a_lower_bound(make_repo) -> No
     report = checked(make_repo, files, "V.cs", "operator +(V a, V b)", "operator +(V a, V b, V c)")
     assert direct(report) == {}
     assert any("called implicitly" in r for r in report["incomplete_reasons"])
+
+
+# --- overloads (seen in pythonnet and Capacitor) --------------------------------------------
+
+OVERLOADED = {"Py.cs": "namespace N {\n  public class Py {\n    public static void SetArgv() {}\n"
+                       "    public static void SetArgv(IEnumerable<string> argv) {}\n"
+                       "    public static void Run(string[] args) {\n      SetArgv(args);\n"
+                       "    }\n    public static void Go() {\n      SetArgv();\n    }\n  }\n}\n"}
+
+
+def test_csharp_a_call_whose_arguments_fit_another_overload_is_not_a_caller(make_repo) -> None:
+    report = checked(make_repo, OVERLOADED, "Py.cs", "public static void SetArgv() {}",
+                     "public static void SetArgv() { int k = 1; }")
+    assert direct(report, "Py.Py.SetArgv") == {("Py.cs", 9): "exact"}
+
+
+def test_csharp_a_changed_overload_keeps_its_callers_when_its_parameters_change(
+        make_repo) -> None:
+    report = checked(make_repo, OVERLOADED, "Py.cs", "public static void SetArgv() {}",
+                     "public static void SetArgv(int k) {}")
+    assert ("Py.cs", 9) in direct(report, "Py.Py.SetArgv")
+
+
+def test_swift_an_overload_calling_its_sibling_is_a_caller(make_repo) -> None:
+    files = {"Sources/M/Cookies.swift":
+             "public class Cookies {\n  public func url() -> String? {\n    return nil\n  }\n"
+             "  public func url(_ s: String?) -> String? {\n    return url()\n  }\n"
+             "  public func use(_ d: String) -> String? {\n    return url(d)\n  }\n}\n"}
+    report = checked(make_repo, files, "Sources/M/Cookies.swift", "    return nil\n",
+                     "    return \"\"\n")
+    assert direct(report, "Sources.M.Cookies.Cookies.url") == {
+        ("Sources/M/Cookies.swift", 6): "exact"}
+
+
+def test_a_same_named_method_in_another_languages_file_is_no_caller(make_repo) -> None:
+    files = {"Sources/M/Cookies.swift":
+             "public class Cookies {\n  public func serverUrl() -> String? {\n    return nil\n"
+             "  }\n}\n",
+             "web/bridge.js": "function start(cap) {\n  return cap.serverUrl();\n}\n",
+             "tests/test_it.py": "def test_url(cookies):\n    assert cookies.serverUrl()\n"}
+    report = checked(make_repo, files, "Sources/M/Cookies.swift",
+                     "public func serverUrl() -> String? {",
+                     "public func serverUrl(_ s: String) -> String? {")
+    assert direct(report) == {}

@@ -39,7 +39,7 @@ from maguyva_guard.records import (
     Hit,
     Reference,
 )
-from maguyva_guard.retrievers import cfamsyntax
+from maguyva_guard.retrievers import cfamsyntax, overloads
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.passing import invoked_parameters
 from maguyva_guard.retrievers.protocols import implicit_calls, is_protocol_method
@@ -209,8 +209,11 @@ class GraphRetriever:
                     ref.kind == ANNOTATION or (ref.kind == USE and self.type_test(ref))):
                 continue  # `h: Headers`, `isinstance(h, Headers)`: no constructor runs
             if keys & wanted or (ref.kind == CALL and keys & heirs):
-                if (ref.path, ref.scope) == (target.path, target.qualified_name):
-                    continue  # recursion is not a caller of interest
+                if (ref.path, ref.scope) == (target.path, target.qualified_name) and \
+                        target.line_start <= ref.line <= target.line_end:
+                    continue  # recursion is not a caller of interest (an overload's call is)
+                if ref.kind == CALL and self.other_overload(ref, target):
+                    continue  # its argument count fits a same-named sibling, not the target
                 if self.shadowed(ref) and not self.nested_binding(ref, res.definitions):
                     continue  # a parameter or local of that name, not the definition
                 if accessor and not self.accesses(ref, accessor):
@@ -292,6 +295,19 @@ class GraphRetriever:
             return
         paths = {target.path} | {r.path for r in self.store.references(name=cls.name)}
         yield from implicit_calls(self.resolver, target, paths)
+
+    def other_overload(self, ref: Reference, target: Definition) -> bool:
+        """Whether `ref` calls an overload of `target` rather than it (overloads.py)."""
+        if language_for(target.path) not in overloads.OVERLOAD_LANGUAGES:
+            return False
+        siblings = [d for d in self.resolver.scope(target.path).definitions
+                    if d.qualified_name == target.qualified_name
+                    and d.line_start != target.line_start]
+        if not siblings:
+            return False
+        lines = self.resolver.lines(ref.path)
+        line = lines[ref.line - 1] if 0 < ref.line <= len(lines) else ""
+        return overloads.other_overload(target, siblings, line)
 
     def subclasses(self, cls: Definition) -> Iterator[Definition]:
         """The classes whose base list names `cls`."""

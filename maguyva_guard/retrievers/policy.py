@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from maguyva_guard.extract.languages import GLOBAL_NAMESPACE, LANGUAGES
 from maguyva_guard.extract.languages import language_for as language_of
 from maguyva_guard.records import (
@@ -129,10 +131,12 @@ class Policy:
 
     def by_name(self: ResolverAPI, ref: Reference) -> Resolution:
         """An attribute on a receiver of unknown type: every method of that name."""
-        candidates = self._members.get(ref.name)
+        family = _family(language_of(ref.path))
+        candidates = self._members.get((ref.name, family))
         if candidates is None:
-            candidates = self._members[ref.name] = tuple(
+            candidates = self._members[(ref.name, family)] = tuple(
                 d for d in self.source.definitions(name=ref.name) if d.parent and _is_member(d)
+                and _family(language_of(d.path)) == family
             )
         if not candidates:
             return UNRESOLVED
@@ -175,6 +179,17 @@ def _type_name(receiver: str) -> bool:
     """A capitalised plain name (`System`, `Math`): in C#, Kotlin, Scala and Swift a type or
     an object; one the repository does not define comes from a library."""
     return IDENT.fullmatch(receiver) is not None and receiver[:1].isupper()
+
+
+# Languages whose code calls each other's methods directly (one runtime): a receiver of
+# unknown type in one may be an object of the other. Any other pair never is (a Python or
+# JavaScript `obj.reject()` is no call of a Swift method named reject).
+_FAMILIES: Final = {"typescript": "javascript", "tsx": "javascript", "kotlin": "java",
+                    "scala": "java"}
+
+
+def _family(language: str | None) -> str:
+    return _FAMILIES.get(language or "", language or "")
 
 
 def _is_member(d: Definition) -> bool:

@@ -172,7 +172,7 @@ class ResolverAPI(Protocol):
     _texts: dict[str, list[str]]
     _globals: dict[tuple[str, str], Entity | None]
     _resolved: dict[Reference, Resolution]
-    _members: dict[str, tuple[Definition, ...]]
+    _members: dict[tuple[str, str], tuple[Definition, ...]]
     _one_hierarchy: dict[str, bool]
     _returns: dict[tuple[str, str], Entity | None]
     _top: dict[str, list[str]]
