@@ -229,3 +229,35 @@ def test_a_same_named_method_in_another_languages_file_is_no_caller(make_repo) -
                      "public func serverUrl() -> String? {",
                      "public func serverUrl(_ s: String) -> String? {")
     assert direct(report) == {}
+
+
+# --- Swift, where the shape is cheap ---------------------------------------------------------
+
+SWIFT_A = "public class A {\n  public func m(_ x: Int) -> Int {\n    return x\n  }\n}\n"
+
+
+def test_swift_an_inherited_method_is_reached_through_a_subclass_instance(make_repo) -> None:
+    files = {"Sources/M/A.swift": SWIFT_A,
+             "Sources/M/B.swift": "public class B: A {}\npublic class C {\n"
+                                  "  public func m(_ x: Int) -> Int {\n    return x\n  }\n}\n"
+                                  "func use() -> Int {\n  let b = B()\n  return b.m(1)\n}\n"}
+    report = checked(make_repo, files, "Sources/M/A.swift", "public func m(_ x: Int) -> Int {",
+                     "public func m(_ x: Int, _ y: Int) -> Int {")
+    assert direct(report, "Sources.M.A.A.m") == {("Sources/M/B.swift", 9): "probable"}
+
+
+def test_swift_a_nested_function_is_called_by_its_function(make_repo) -> None:
+    files = {"Sources/M/F.swift": "func run() -> Int {\n  func twice(_ x: Int) -> Int {\n"
+                                  "    return 2 * x\n  }\n  return twice(1)\n}\n"}
+    report = checked(make_repo, files, "Sources/M/F.swift", "func twice(_ x: Int) -> Int {",
+                     "func twice(_ x: Int, _ y: Int) -> Int {")
+    assert direct(report) == {("Sources/M/F.swift", 5): "exact"}
+
+
+def test_swift_a_closure_is_called_where_its_local_is(make_repo) -> None:
+    files = {"Sources/M/F.swift": "func run() -> Int {\n  let twice = { (x: Int) -> Int in\n"
+                                  "    return 2 * x\n  }\n  return twice(1)\n}\n"}
+    report = checked(make_repo, files, "Sources/M/F.swift", "{ (x: Int) -> Int in",
+                     "{ (x: Int, y: Int) -> Int in")
+    assert {s["qualified_name"] for s in report["changed_symbols"]} == {"Sources.M.F.run.twice"}
+    assert direct(report) == {("Sources/M/F.swift", 5): "exact"}
