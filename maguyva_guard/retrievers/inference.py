@@ -12,6 +12,7 @@ from maguyva_guard.records import (
     METHOD,
     Definition,
 )
+from maguyva_guard.retrievers import scripting
 from maguyva_guard.retrievers.resolution_base import (
     CLASS_KINDS,
     GO_RECEIVER,
@@ -211,6 +212,10 @@ class Inference:
             return None
         name = var if raw else re.escape(var)
         csharp = language_of(path) == "csharp"
+        if language_of(path) == "php":
+            written = scripting.php_declared_type(lines, needle)
+            e = self.resolve_expression(path, scope, written, hops + 1) if written else None
+            return _instance(e)
         for line in lines:
             m = _pattern(LOOP, name).search(line) if "for" in line else None
             if m is not None:  # `for var in items` / `[... for var in items]`
