@@ -89,7 +89,9 @@ def _patterns(name: str) -> tuple[re.Pattern[str], ...]:
     op = name[len("operator"):].strip()
     if op not in _OPERATORS:
         return ()
-    tail = "".join(sorted({c for o in _OPERATORS for c in o if o.startswith(op)} | {"="}))
+    # Not the start of a longer operator (`++`, `+=`, `<<`, `->`).
+    tail = "".join(sorted({c for o in _OPERATORS for c in o if o.startswith(op)} | {"="} |
+                          ({">"} if op == "-" else set())))
     return (re.compile(rf"(?<![\w.]){_VAR}\s*{re.escape(op)}(?![{re.escape(tail)}])"),)
 
 
