@@ -295,3 +295,20 @@ def test_php_a_typed_parameter_property_or_new_gives_the_receivers_class(make_re
         ("src/Describe.php", 30): "probable"}
     # `InputOption $option`: another class's getName, not even a possible caller.
     assert not [a for a in report["possible"] if a["line"] == 14]
+
+
+def test_php_a_receiver_typed_with_an_interface_reaches_its_implementations(make_repo) -> None:
+    files = {"src/OutputInterface.php": "<?php\nnamespace App;\n\ninterface OutputInterface\n{\n"
+                                        "    public function getVerbosity(): int;\n}\n",
+             "src/Output.php": "<?php\nnamespace App;\n\nclass Output implements OutputInterface\n"
+                               "{\n    public function getVerbosity(): int\n    {\n"
+                               "        return 1;\n    }\n}\n",
+             "src/Bar.php": "<?php\nnamespace App;\n\nclass Bar\n{\n"
+                            "    public function __construct(private OutputInterface $output)\n"
+                            "    {\n    }\n\n    public function v(): int\n    {\n"
+                            "        return $this->output->getVerbosity();\n    }\n}\n"}
+    report = checked(make_repo, files, "src/Output.php", "public function getVerbosity(): int\n",
+                     "public function getVerbosity(int $k): int\n")
+    sites = {(a["path"], a["line"]) for a in report["affected"] + report["possible"]
+             if a["depth"] == 1}
+    assert ("src/Bar.php", 12) in sites

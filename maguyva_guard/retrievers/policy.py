@@ -101,10 +101,39 @@ class Policy:
                 return UNRESOLVED  # `environ: WSGIEnvironment`, `d = {}`: see foreign.py
             return self.by_name(ref)
         e = self.member(owner, ref.name)
+        if language == "php" and owner.kind == "instance" and owner.definition is not None:
+            return self.php_dispatch(ref, owner.definition, e)
         if e is None and owner.kind != "module" and owner.definition is not None:
             if self.unresolved_bases(owner.definition):
                 return self.by_name(ref)  # may come from a base outside the repository
         return _resolution(e)
+
+    def php_dispatch(self: ResolverAPI, ref: Reference, declared: Definition,
+                     found: Entity | None) -> Resolution:
+        """PHP: a call on a receiver declared with class or interface T runs T's method or
+        an override in a class below T (`OutputInterface $output` is an Output at run time):
+        those are the candidates; a same-named method of an unrelated class is not."""
+        own = found.definition if found is not None else None
+        below = [d for d in self.by_name(ref).definitions if d is not own
+                 and self._descends(d.parent, d.path, declared)]
+        if own is None and not below:
+            return self.by_name(ref) if self.unresolved_bases(declared) else UNRESOLVED
+        defs = tuple(dict.fromkeys([*([own] if own is not None else []), *below]))
+        return Resolution(defs, PROBABLE if len(defs) == 1 else AMBIGUOUS)
+
+    def _descends(self: ResolverAPI, cls_name: str, path: str, top: Definition) -> bool:
+        """Whether the class `cls_name` of `path` is `top` or below it."""
+        cls = self.scope(path).by_qualified.get(cls_name)
+        seen: set[tuple[str, str]] = set()
+        todo = [cls] if cls is not None else []
+        while todo and len(seen) < 64:
+            c = todo.pop()
+            if (c.path, c.qualified_name) == (top.path, top.qualified_name):
+                return True
+            if (c.path, c.qualified_name) not in seen:
+                seen.add((c.path, c.qualified_name))
+                todo.extend(self.bases(c))
+        return False
 
     def library_receiver(self: ResolverAPI, ref: Reference, receiver: str) -> Resolution:
         """C#, Kotlin, Scala, Swift: a receiver of unknown type. A type the repository does
