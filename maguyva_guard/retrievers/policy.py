@@ -112,14 +112,16 @@ class Policy:
                      found: Entity | None) -> Resolution:
         """PHP: a call on a receiver declared with class or interface T runs T's method or
         an override in a class below T (`OutputInterface $output` is an Output at run time):
-        those are the candidates; a same-named method of an unrelated class is not."""
+        those are the candidates, probable; a same-named method of an unrelated class is
+        not one."""
         own = found.definition if found is not None else None
         below = [d for d in self.by_name(ref).definitions if d is not own
                  and self._descends(d.parent, d.path, declared)]
         if own is None and not below:
             return self.by_name(ref) if self.unresolved_bases(declared) else UNRESOLVED
+        # One hierarchy, the declared one: probable, as by_name's one-hierarchy answer is.
         defs = tuple(dict.fromkeys([*([own] if own is not None else []), *below]))
-        return Resolution(defs, PROBABLE if len(defs) == 1 else AMBIGUOUS)
+        return Resolution(defs, PROBABLE)
 
     def _descends(self: ResolverAPI, cls_name: str, path: str, top: Definition) -> bool:
         """Whether the class `cls_name` of `path` is `top` or below it."""
