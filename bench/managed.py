@@ -1,8 +1,10 @@
-"""Callers in real Kotlin and Scala code, judged by hand (issue 19): maguyva-guard beside
-`git grep -w`, on sources jars from Maven Central.
+"""Callers in real Kotlin, Scala, C# and Swift code, judged by hand (issue 19):
+maguyva-guard beside `git grep -w`, on sources from the registries reachable here.
 
-`python bench/managed.py run` downloads pinned sources jars (okhttp 4.12.0 for Kotlin,
-cats-core_3 2.10.0 for Scala) into bench/.cache/maven, commits each into a git repository
+`python bench/managed.py run` downloads pinned sources (sources jars from Maven Central:
+okhttp 4.12.0 for Kotlin, cats-core_3 2.10.0 for Scala; C#: pythonnet 3.0.5's sdist from
+PyPI, whose src/runtime is the .NET side of Python.NET; Swift: @capacitor/ios 8.5.2 from
+npm, Capacitor's iOS runtime) into bench/.cache, commits each into a git repository
 under bench/.cache/repos, and draws a seeded sample of methods and functions (name of four
 letters or more, written in another file too, on at most MAX_LINES lines in all: every
 site of the sample is read by hand, and a name on 150 lines cannot be). Each change
@@ -33,6 +35,7 @@ import random
 import re
 import subprocess
 import sys
+import tarfile
 import tempfile
 import urllib.request
 import zipfile
@@ -48,14 +51,21 @@ from bench.scenarios import scratch_clone  # noqa: E402
 from maguyva_guard.extract.symbols import extract  # noqa: E402
 
 MAVEN = "https://repo1.maven.org/maven2"
-PROJECTS = {  # language -> (project, Maven path of its sources jar, file extension)
+PROJECTS = {  # language -> (project, where its sources come from, file extension)
     "kotlin": ("okhttp-4.12.0",
                "com/squareup/okhttp3/okhttp/4.12.0/okhttp-4.12.0-sources.jar", ".kt"),
     "scala": ("cats-core-2.10.0",
               "org/typelevel/cats-core_3/2.10.0/cats-core_3-2.10.0-sources.jar", ".scala"),
+    "csharp": ("pythonnet-3.0.5", "pypi:pythonnet==3.0.5", ".cs"),
+    "swift": ("capacitor-ios-8.5.2", "npm:@capacitor/ios@8.5.2", ".swift"),
 }
+# The keyword before a definition's name on its first line (C# has none: `int Name(`).
+DEF_WORD = {"kotlin": "fun", "scala": "def", "swift": "func", "csharp": ""}
 RESULTS = Path(__file__).resolve().parent / "results"
 VERDICTS = Path(__file__).resolve().parent / "verified_managed.json"
+# `MG_MANAGED_RAW=path` keeps a run apart (a "before" run of another checkout, whose
+# maguyva-guard `MG_CHECKOUT=dir` puts first on the check's PYTHONPATH).
+RAW = Path(os.environ.get("MG_MANAGED_RAW", RESULTS / "managed.json"))
 SUFFIX = "Mg"
 MAX_LINES = 25  # lines naming the candidate in the whole project
 MODULE = "<module>"
@@ -66,6 +76,8 @@ def ensure_repo(language: str) -> Path:
     dest = REPOS / project
     if (dest / ".git").is_dir():
         return dest
+    if jar_path.startswith(("pypi:", "npm:")):
+        return _package_repo(project, jar_path, dest)
     jar = CACHE / "maven" / jar_path.rsplit("/", 1)[-1]
     if not jar.exists():
         jar.parent.mkdir(parents=True, exist_ok=True)
@@ -76,6 +88,29 @@ def ensure_repo(language: str) -> Path:
         with zipfile.ZipFile(jar) as zf:
             zf.extractall(top)
         commit_as_repo(top, dest, f"{project} sources jar from Maven Central")
+    return dest
+
+
+def _package_repo(project: str, source: str, dest: Path) -> Path:
+    """A PyPI sdist or an npm tarball, fetched by its client, unpacked and committed."""
+    kind, _, spec = source.partition(":")
+    store = CACHE / kind
+    store.mkdir(parents=True, exist_ok=True)
+    if not any(store.glob(f"*{spec.rsplit('@', 1)[-1].rsplit('=', 1)[-1]}.t*gz")):
+        if kind == "pypi":
+            subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+                            "--no-binary", ":all:", "-d", str(store), spec], check=True)
+        else:
+            subprocess.run(["npm", "pack", "-q", spec], cwd=store, check=True)
+    version = spec.rsplit("@", 1)[-1].rsplit("=", 1)[-1]
+    archive = next(store.glob(f"*{version}.t*gz"))
+    REPOS.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=REPOS) as tmp:
+        top = Path(tmp) / project
+        top.mkdir()
+        with tarfile.open(archive) as tf:
+            tf.extractall(top, filter="data")
+        commit_as_repo(top, dest, f"{project} from {kind}")
     return dest
 
 
@@ -109,22 +144,37 @@ def candidates(texts: dict[str, str], language: str) -> list[dict]:
                 continue
             if d.name in ("constructor", "this", "init") or len(words.get(d.name, ())) < 2:
                 continue
+            if d.parent and d.name == d.parent.rsplit(".", 1)[-1]:
+                continue  # a C# constructor: renaming it is no rename of a method
             if lines.get(d.name, 0) > MAX_LINES:
                 continue
             first = text.splitlines()[d.line_start - 1]
-            if not re.search(rf"\b(?:fun|def)\s+(?:[\w.<>, ]+\.)?{re.escape(d.name)}\b", first):
+            if not re.search(_definition_line(language, d.name), first):
                 continue
             found.append({"path": path, "qualname": d.qualified_name, "name": d.name,
                           "start": d.line_start, "end": d.line_end})
     return found
 
 
-def _rename(text: str, s: dict) -> str:
+def _definition_line(language: str, name: str) -> str:
+    """The pattern of a definition's first line; group 1 ends just before the name."""
+    word = DEF_WORD[language]
+    if not word:  # C#: `public int Name(` / `Name<T>(`, not a call (`return Name(`)
+        return rf"^(\s*(?:[\w<>\[\],.?]+\s+)+){re.escape(name)}(?=\s*(?:<[^>]*>)?\s*\()"
+    return rf"(\b{word}\s+(?:[\w.<>, ]+\.)?){re.escape(name)}\b"
+
+
+def _rename(text: str, s: dict, language: str) -> str:
     lines = text.splitlines(keepends=True)
     row = s["start"] - 1
-    lines[row] = re.sub(rf"\b(fun|def)(\s+(?:[\w.<>, ]+\.)?){re.escape(s['name'])}\b",
-                        rf"\g<1>\g<2>{s['name']}{SUFFIX}", lines[row], count=1)
+    lines[row] = re.sub(_definition_line(language, s["name"]), rf"\g<1>{s['name']}{SUFFIX}",
+                        lines[row], count=1)
     return "".join(lines)
+
+
+def _checkout_env() -> dict[str, str] | None:
+    checkout = os.environ.get("MG_CHECKOUT")
+    return {**os.environ, "PYTHONPATH": checkout} if checkout else None
 
 
 def _site(clone: Path, path: str, line: int) -> str:
@@ -142,14 +192,14 @@ def run_language(language: str, n: int, seed: int) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory(prefix="mg-managed-") as tmp:
         clone = scratch_clone(corpus, Path(tmp) / "clone")
-        index = measure.run([mg_bin(), "index"], clone, 900.0)
+        index = measure.run([mg_bin(), "index"], clone, 900.0, env=_checkout_env())
         print(f"{language}: index {index.seconds:.1f} s ({index.cpu_seconds:.1f} s CPU)",
               file=sys.stderr)
         for s in found[:n]:
-            (clone / s["path"]).write_text(_rename(texts[s["path"]], s), encoding="utf-8")
+            (clone / s["path"]).write_text(_rename(texts[s["path"]], s, language), encoding="utf-8")
             subprocess.run(["git", "add", "--", s["path"]], cwd=clone, check=True)
             run = measure.run([mg_bin(), "check", "--repo", str(clone), "--staged",
-                               "--format", "json"], clone, 600.0)
+                               "--format", "json"], clone, 600.0, env=_checkout_env())
             report = json.loads(run.stdout) if run.returncode in (0, 1) else {}
             mg = [{"path": a["path"], "line": a.get("line") or 0, "symbol": a["symbol"],
                    "confidence": a.get("confidence", ""),
@@ -185,7 +235,7 @@ def _verdicts() -> dict[tuple[str, str, int], dict]:
 
 def todo() -> int:
     verdicts = _verdicts()
-    for row in _load(RESULTS / "managed.json").get("scenarios", []):
+    for row in _load(RAW).get("scenarios", []):
         sites = {(s["path"], s["line"]): s for s in row["grep"]}
         for s in row["maguyva_guard"]:
             sites.setdefault((s["path"], s["line"]), s)
@@ -211,7 +261,7 @@ def score() -> int:
     verdicts = _verdicts()
     scopes: dict[str, Scopes] = {}
     table: dict[str, dict[str, int]] = {}
-    for row in _load(RESULTS / "managed.json").get("scenarios", []):
+    for row in _load(RAW).get("scenarios", []):
         lang = row["language"]
         t = table.setdefault(lang, {"scenarios": 0, "tp": 0, "fp": 0, "fn": 0,
                                     "grep_tp": 0, "grep_fp": 0, "false_safe": 0,
@@ -252,10 +302,11 @@ def score() -> int:
             safe = str(t["false_safe"]) if tool == "maguyva-guard" else "-"
             lines.append(f"| {lang} | {PROJECTS[lang][0]} | {t['scenarios']} | {tool} | "
                          f"{precision} ({tp}/{tp + fp}) | {recall} ({tp}/{real}) | {safe} |")
-    runs = _load(RESULTS / "managed.json").get("scenarios", [])
+    runs = _load(RAW).get("scenarios", [])
     cpu = sorted(r["cpu_seconds"] for r in runs)
     md = [
-        "# Kotlin and Scala callers, hand-judged (`python bench/managed.py run` then `score`)",
+        "# Kotlin, Scala, C# and Swift callers, hand-judged "
+        "(`python bench/managed.py run` then `score`)",
         "",
         f"Sources jars from Maven Central: {', '.join(p for p, _, _ in PROJECTS.values())}; "
         f"{len(runs)} seeded renames (seed {_load(RESULTS / 'managed.json').get('seed')}), "
@@ -286,11 +337,14 @@ def main(argv: list[str] | None = None) -> int:
         return todo()
     if args.command == "score":
         return score()
-    rows = []
-    for language in args.languages.split(","):
+    chosen = args.languages.split(",")
+    # The other languages' rows (and their hand verdicts) stay as they were.
+    rows = [r for r in _load(RAW).get("scenarios", [])
+            if r["language"] not in chosen]
+    for language in chosen:
         rows.extend(run_language(language, args.scenarios, args.seed))
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "managed.json").write_text(json.dumps(
+    (RAW).write_text(json.dumps(
         {"seed": args.seed, "projects": {k: v[0] for k, v in PROJECTS.items()},
          "scenarios": rows}, indent=1) + "\n")
     return 0

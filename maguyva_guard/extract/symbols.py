@@ -168,7 +168,8 @@ class _Collected:
             head, outer = widen(node, spec.wrappers, spec.leading)
             outer = _content_end(outer, source)
             qualifier_text = text(source, qualifier) if qualifier is not None else ""
-            items.append(Item(head, outer, text(source, name), kind, True, body, qualifier_text))
+            items.append(Item(head, outer, _name(source, name), kind, True, body,
+                              qualifier_text))
         for kind, node, name in self.scopes:
             items.append(Item(node, node, text(source, name), kind, False, None, ""))
         return items
@@ -290,3 +291,14 @@ def _content_end(node: Node, source: bytes) -> Node:
             break
         current = last
     return current if current.end_byte < node.end_byte else node
+
+
+# C# operators and finalizers are named by a token of their declaration: the rest of the
+# name ("operator+", "~Store") is the syntax around it, as C++ spells them.
+_NAME_PREFIX: Final = {"operator_declaration": "operator", "destructor_declaration": "~"}
+
+
+def _name(source: bytes, node: Node) -> str:
+    parent = node.parent
+    prefix = _NAME_PREFIX.get(parent.type, "") if parent is not None else ""
+    return prefix + text(source, node)

@@ -54,11 +54,16 @@ _SPECIFIERS = r"(?:(?:const|volatile|static|struct|class|union|enum|typename|mut
 
 def resolve_c(resolver: ResolverAPI, ref: Reference) -> Resolution:
     """The C/C++ answer for `ref` (policy.py sends every C and C++ reference here)."""
+    return cfamily(resolver).resolve(ref)
+
+
+def cfamily(resolver: ResolverAPI) -> CFamily:
+    """The resolver's C/C++ state (one per resolver, made lazily)."""
     state = getattr(resolver, "_cfamily", None)
     if state is None:
         state = CFamily(resolver)
         setattr(resolver, "_cfamily", state)  # noqa: B010 - one per resolver, made lazily
-    return state.resolve(ref)
+    return state
 
 
 class CFamily:
@@ -363,9 +368,24 @@ def _declared_in(lines: list[str], var: str) -> str | None:
             if written in _NOT_TYPES:
                 continue
             if written in ("auto", "auto*", "decltype"):
+                loop = re.search(rf"\bfor\s*\([^;:]*\b{name}\s*:\s*([A-Za-z_]\w*)\s*\)", line)
+                if loop is not None:  # `for (auto& a : v)`: the element type of v
+                    return _element_in(lines, loop.group(1))
                 b = built.search(line)
                 return (b.group(1) or b.group(2)) if b else ""
             if written.rsplit("::", 1)[-1] in _SMART and m.group(2):
                 return m.group(2).strip("<> ").split(",")[0].strip()
             return written
     return None
+
+
+def _element_in(lines: list[str], container: str) -> str:
+    """The element type of a container declared among `lines` (`std::vector<A> v`,
+    `const std::list<A*>& v`): "" when it does not show (a map's items are pairs)."""
+    declared = re.compile(rf"([A-Za-z_][\w:]*)\s*<\s*(?:const\s+)?([A-Za-z_][\w:]*)[^;(){{}}]*>"
+                          rf"\s*[*&]*\s*{re.escape(container)}\b")
+    for line in lines:
+        m = declared.search(line) if container in line else None
+        if m is not None:
+            return "" if m.group(1).lower().endswith("map") else m.group(2)
+    return ""

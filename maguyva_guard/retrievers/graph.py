@@ -39,6 +39,7 @@ from maguyva_guard.records import (
     Hit,
     Reference,
 )
+from maguyva_guard.retrievers import cfamsyntax, overloads
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.passing import invoked_parameters
 from maguyva_guard.retrievers.protocols import implicit_calls, is_protocol_method
@@ -191,6 +192,12 @@ class GraphRetriever:
             candidates = chain(candidates, sorted(from_text, key=_ref_order))
         if is_protocol_method(target):
             yield from ((ref, PROBABLE) for ref in self.implicit(target))
+        if cfamsyntax.is_syntax_target(target):
+            yield from self.syntax_sites(target)
+        if constructor_of is not None and language_for(target.path) == "csharp":
+            subs = self.subclasses(constructor_of)
+            yield from ((ref, EXACT) for ref in cfamsyntax.base_constructor_calls(
+                self.resolver, subs, target))
         for ref in candidates:
             res = self.resolver.resolve(ref)
             keys = {(d.path, d.qualified_name) for d in res.definitions}
@@ -202,8 +209,11 @@ class GraphRetriever:
                     ref.kind == ANNOTATION or (ref.kind == USE and self.type_test(ref))):
                 continue  # `h: Headers`, `isinstance(h, Headers)`: no constructor runs
             if keys & wanted or (ref.kind == CALL and keys & heirs):
-                if (ref.path, ref.scope) == (target.path, target.qualified_name):
-                    continue  # recursion is not a caller of interest
+                if (ref.path, ref.scope) == (target.path, target.qualified_name) and \
+                        target.line_start <= ref.line <= target.line_end:
+                    continue  # recursion is not a caller of interest (an overload's call is)
+                if ref.kind == CALL and self.other_overload(ref, target):
+                    continue  # its argument count fits a same-named sibling, not the target
                 if self.shadowed(ref) and not self.nested_binding(ref, res.definitions):
                     continue  # a parameter or local of that name, not the definition
                 if accessor and not self.accesses(ref, accessor):
@@ -285,6 +295,40 @@ class GraphRetriever:
             return
         paths = {target.path} | {r.path for r in self.store.references(name=cls.name)}
         yield from implicit_calls(self.resolver, target, paths)
+
+    def other_overload(self, ref: Reference, target: Definition) -> bool:
+        """Whether `ref` calls an overload of `target` rather than it (overloads.py)."""
+        if language_for(target.path) not in overloads.OVERLOAD_LANGUAGES:
+            return False
+        siblings = [d for d in self.resolver.scope(target.path).definitions
+                    if d.qualified_name == target.qualified_name
+                    and d.line_start != target.line_start]
+        if not siblings:
+            return False
+        lines = self.resolver.lines(ref.path)
+        line = lines[ref.line - 1] if 0 < ref.line <= len(lines) else ""
+        return overloads.other_overload(target, siblings, line)
+
+    def subclasses(self, cls: Definition) -> Iterator[Definition]:
+        """The classes whose base list names `cls`."""
+        for ref in self.store.references(name=cls.name):
+            # A C# base list's name resolves to the class or its same-named constructor.
+            if ref.kind != INHERIT or not any(
+                    d.path == cls.path and cls.qualified_name in (d.qualified_name, d.parent)
+                    for d in self.resolver.resolve(ref).definitions):
+                continue
+            sub = self.definition_of(ref)
+            if sub is not None and sub.kind in CLASS_KINDS:
+                yield sub
+
+    def syntax_sites(self, target: Definition) -> Iterator[tuple[Reference, str]]:
+        """C++/C# sites whose syntax calls `target` (`a + b`, `foreach`, `using`, `delete`),
+        in the files that name its class (cfamsyntax.py)."""
+        cls = cfamsyntax.owner(self.resolver, target)
+        if cls is None:
+            return
+        paths = {target.path} | {r.path for r in self.store.references(name=cls.name)}
+        yield from cfamsyntax.syntax_sites(self.resolver, target, paths)
 
     def invoked(self, use: Reference) -> Iterator[Reference]:
         """For a name passed as an argument, the calls of the parameter it binds."""

@@ -12,6 +12,7 @@ from maguyva_guard.records import (
     METHOD,
     Definition,
 )
+from maguyva_guard.retrievers import scripting
 from maguyva_guard.retrievers.resolution_base import (
     CLASS_KINDS,
     GO_RECEIVER,
@@ -183,7 +184,9 @@ class Inference:
         while d is not None:
             if d.kind not in CLASS_KINDS:
                 body = self.lines(path)[d.line_start - 1 : d.line_end]
-                found = self._typed_by(path, d.parent, var, [d.signature, *body], hops)
+                found = self.csharp_loop_item(path, d.qualified_name, var, body, hops) \
+                    if language_of(path) == "csharp" else None
+                found = found or self._typed_by(path, d.parent, var, [d.signature, *body], hops)
                 if found is not None:
                     return found
             d = fs.by_qualified.get(d.parent) if d.parent else None
@@ -209,6 +212,10 @@ class Inference:
             return None
         name = var if raw else re.escape(var)
         csharp = language_of(path) == "csharp"
+        if language_of(path) == "php":
+            written = scripting.php_declared_type(lines, needle)
+            e = self.resolve_expression(path, scope, written, hops + 1) if written else None
+            return _instance(e)
         for line in lines:
             m = _pattern(LOOP, name).search(line) if "for" in line else None
             if m is not None:  # `for var in items` / `[... for var in items]`

@@ -194,3 +194,39 @@ class Namespaces:
                      if d.parent and d.parent.rsplit(".", 1)[-1] == type_name
                      and language_of(d.path) == language
                      and d.parent not in self.scope(d.path).by_qualified)
+
+    def csharp_loop_item(self: ResolverAPI, path: str, scope: str, var: str,
+                         lines: list[str], hops: int) -> Entity | None:
+        """C#: `foreach (var a in items)` binds a to an item of items, an instance of the
+        class items is declared to hold (`List<A> items`, `A[] items`, a parameter, local
+        or field), or of the type written (`foreach (A a in items)`); probable."""
+        loop = re.compile(rf"\bforeach\s*\(\s*([\w.<>?\[\]]+)\s+{re.escape(var)}\s+in\s+"
+                          r"([A-Za-z_]\w*)\s*\)")
+        m = next((found for line in lines if "foreach" in line and var in line
+                  for found in [loop.search(line)] if found is not None), None)
+        if m is None:
+            return None
+        written = m.group(1) if m.group(1) != "var" else self.csharp_item_type(
+            path, scope, m.group(2))
+        if not written:
+            return None
+        e = self.resolve_expression(path, scope, written, hops + 1)
+        if e is None or e.definition is None or e.definition.kind not in CLASS_KINDS:
+            return None
+        return Entity("instance", path=e.path, definition=e.definition, sure=False)
+
+    def csharp_item_type(self: ResolverAPI, path: str, scope: str, items: str) -> str | None:
+        """The item type a C# collection is declared with, in the methods around `scope`
+        and then the class's fields: `List<A> items`, `IEnumerable<A> items`, `A[] items`
+        (a dictionary's items are pairs: None)."""
+        declared = re.compile(rf"([A-Za-z_]\w*)(?:<\s*([A-Za-z_][\w.]*)\s*>|\[\])\??\s+"
+                              rf"{re.escape(items)}\s*[;=,)]")
+        fs = self.scope(path)
+        d = fs.by_qualified.get(scope)
+        while d is not None:
+            for text in [d.signature, *self.lines(path)[d.line_start - 1 : d.line_end]]:
+                m = declared.search(text) if items in text else None
+                if m is not None:
+                    return m.group(2) or (m.group(1) if "[]" in m.group(0) else None)
+            d = fs.by_qualified.get(d.parent) if d.parent else None
+        return None

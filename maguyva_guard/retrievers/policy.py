@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from maguyva_guard.extract.languages import GLOBAL_NAMESPACE, LANGUAGES
 from maguyva_guard.extract.languages import language_for as language_of
 from maguyva_guard.records import (
@@ -99,10 +101,41 @@ class Policy:
                 return UNRESOLVED  # `environ: WSGIEnvironment`, `d = {}`: see foreign.py
             return self.by_name(ref)
         e = self.member(owner, ref.name)
+        if language == "php" and owner.kind == "instance" and owner.definition is not None:
+            return self.php_dispatch(ref, owner.definition, e)
         if e is None and owner.kind != "module" and owner.definition is not None:
             if self.unresolved_bases(owner.definition):
                 return self.by_name(ref)  # may come from a base outside the repository
         return _resolution(e)
+
+    def php_dispatch(self: ResolverAPI, ref: Reference, declared: Definition,
+                     found: Entity | None) -> Resolution:
+        """PHP: a call on a receiver declared with class or interface T runs T's method or
+        an override in a class below T (`OutputInterface $output` is an Output at run time):
+        those are the candidates, probable; a same-named method of an unrelated class is
+        not one."""
+        own = found.definition if found is not None else None
+        below = [d for d in self.by_name(ref).definitions if d is not own
+                 and self._descends(d.parent, d.path, declared)]
+        if own is None and not below:
+            return self.by_name(ref) if self.unresolved_bases(declared) else UNRESOLVED
+        # One hierarchy, the declared one: probable, as by_name's one-hierarchy answer is.
+        defs = tuple(dict.fromkeys([*([own] if own is not None else []), *below]))
+        return Resolution(defs, PROBABLE)
+
+    def _descends(self: ResolverAPI, cls_name: str, path: str, top: Definition) -> bool:
+        """Whether the class `cls_name` of `path` is `top` or below it."""
+        cls = self.scope(path).by_qualified.get(cls_name)
+        seen: set[tuple[str, str]] = set()
+        todo = [cls] if cls is not None else []
+        while todo and len(seen) < 64:
+            c = todo.pop()
+            if (c.path, c.qualified_name) == (top.path, top.qualified_name):
+                return True
+            if (c.path, c.qualified_name) not in seen:
+                seen.add((c.path, c.qualified_name))
+                todo.extend(self.bases(c))
+        return False
 
     def library_receiver(self: ResolverAPI, ref: Reference, receiver: str) -> Resolution:
         """C#, Kotlin, Scala, Swift: a receiver of unknown type. A type the repository does
@@ -129,10 +162,12 @@ class Policy:
 
     def by_name(self: ResolverAPI, ref: Reference) -> Resolution:
         """An attribute on a receiver of unknown type: every method of that name."""
-        candidates = self._members.get(ref.name)
+        family = _family(language_of(ref.path))
+        candidates = self._members.get((ref.name, family))
         if candidates is None:
-            candidates = self._members[ref.name] = tuple(
+            candidates = self._members[(ref.name, family)] = tuple(
                 d for d in self.source.definitions(name=ref.name) if d.parent and _is_member(d)
+                and _family(language_of(d.path)) == family
             )
         if not candidates:
             return UNRESOLVED
@@ -175,6 +210,17 @@ def _type_name(receiver: str) -> bool:
     """A capitalised plain name (`System`, `Math`): in C#, Kotlin, Scala and Swift a type or
     an object; one the repository does not define comes from a library."""
     return IDENT.fullmatch(receiver) is not None and receiver[:1].isupper()
+
+
+# Languages whose code calls each other's methods directly (one runtime): a receiver of
+# unknown type in one may be an object of the other. Any other pair never is (a Python or
+# JavaScript `obj.reject()` is no call of a Swift method named reject).
+_FAMILIES: Final = {"typescript": "javascript", "tsx": "javascript", "kotlin": "java",
+                    "scala": "java"}
+
+
+def _family(language: str | None) -> str:
+    return _FAMILIES.get(language or "", language or "")
 
 
 def _is_member(d: Definition) -> bool:

@@ -63,7 +63,7 @@ class Resolver(Policy, Inference, Foreign, Bindings, Namespaces, ModuleNaming):
         self._globals: dict[tuple[str, str], Entity | None] = {}
         self._resolved: dict[Reference, Resolution] = {}
         # method name -> (its definitions in classes, how many class hierarchies hold them)
-        self._members: dict[str, tuple[Definition, ...]] = {}
+        self._members: dict[tuple[str, str], tuple[Definition, ...]] = {}
         self._one_hierarchy: dict[str, bool] = {}
         self._returns: dict[tuple[str, str], Entity | None] = {}
         self._top: dict[str, list[str]] = {}

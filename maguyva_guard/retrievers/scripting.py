@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
@@ -46,6 +47,23 @@ def receiver(language: str | None, written: str) -> str:
         return _PHP_RECEIVERS[written]
     return written.replace("$", "").replace("?->", ".").replace("->", ".").lstrip(
         "\\").replace("\\", ".")
+
+
+def php_declared_type(lines: list[str], var: str) -> str | None:
+    """The class a PHP variable or property `var` is declared with among `lines`: a typed
+    parameter or property (`InputOption $option`, `private Command $cmd` in a promoted
+    constructor, `?Foo $foo`), or `$var = new Foo(...)`; dotted ("App.Foo" for `\\App\\Foo`).
+    None when no line declares it with a class (scalars and `self` are no classes here)."""
+    name = re.escape(var)
+    typed = re.compile(rf"(?<![\w$\\])\??(\\?[A-Z][\w\\]*)\s+(?:&\s*)?(?:\.\.\.)?\${name}\b")
+    built = re.compile(rf"\${name}\s*=\s*new\s+(\\?[A-Z][\w\\]*)")
+    for line in lines:
+        if "$" + var not in line:
+            continue
+        m = typed.search(line) or built.search(line)
+        if m is not None:
+            return m.group(1).lstrip("\\").replace("\\", ".")
+    return None
 
 
 def generic_candidates(source: SymbolSource, path: str, name: str,

@@ -43,7 +43,7 @@ _BY_LANGUAGE: Final[dict[str, frozenset[str]]] = {
         "subscript"}),
     "csharp": frozenset({
         "GetEnumerator", "MoveNext", "Current", "Dispose", "DisposeAsync", "ToString",
-        "Equals", "GetHashCode", "CompareTo", "Deconstruct", "GetAwaiter"}),
+        "Equals", "GetHashCode", "CompareTo", "Deconstruct", "GetAwaiter", "this"}),
     "java": frozenset({
         "iterator", "hasNext", "next", "close", "toString", "equals", "hashCode",
         "compareTo"}),

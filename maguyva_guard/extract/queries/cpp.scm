@@ -58,6 +58,20 @@
 (function_definition declarator: (function_declarator declarator: (qualified_identifier
   scope: (_) @qualifier name: (qualified_identifier scope: (_) name: (identifier) @name)))
   body: (_) @body) @definition.method
+; Destructors, in the class (`~File() {}`) and out of line (`File::~File() {}`): "~File".
+(function_definition declarator: (function_declarator declarator: (destructor_name) @name)
+  body: (_) @body) @definition.function
+(field_declaration declarator: (function_declarator declarator: (destructor_name) @name))
+  @definition.function
+(declaration declarator: (function_declarator declarator: (destructor_name) @name))
+  @definition.function
+(function_definition declarator: (function_declarator declarator:
+  (qualified_identifier scope: (_) @qualifier name: (destructor_name) @name)) body: (_) @body)
+  @definition.method
+; A lambda bound to a local (`auto twice = [](int x) {...};`): a function nested in the one
+; around it, called by that name (issue 24).
+(compound_statement (declaration declarator: (init_declarator declarator: (identifier) @name
+  value: (lambda_expression body: (_) @body))) @definition.function)
 (alias_declaration name: (type_identifier) @name type: (_) @body) @definition.type
 (enum_specifier name: (type_identifier) @name body: (_) @body) @definition.type
 
@@ -75,6 +89,9 @@
 (call_expression function: (field_expression argument: (_) @receiver
   field: (template_method name: (field_identifier) @name))) @reference.call
 (new_expression type: (type_identifier) @name) @reference.call
+; `B() : A(1)`: a base's constructor run by the derived one (a field's initializer resolves
+; to nothing).
+(field_initializer (field_identifier) @name) @reference.call
 (new_expression type: (template_type name: (type_identifier) @name)) @reference.call
 (new_expression type: (qualified_identifier scope: (_) @receiver name: (type_identifier) @name))
   @reference.call

@@ -13,6 +13,16 @@
   @definition.function
 (constructor_declaration name: (identifier) @name body: (_)? @body) @definition.function
 (property_declaration name: (identifier) @name accessors: (_)? @body) @definition.function
+; Operators (`operator +`, named "operator+"), indexers (`this[int i]`, named "this") and
+; finalizers (`~Store()`, named "~Store"): extract/symbols.py completes the names.
+(operator_declaration operator: _ @name body: (_)? @body) @definition.function
+(indexer_declaration "this" @name accessors: (_)? @body) @definition.function
+(indexer_declaration "this" @name value: (_)? @body) @definition.function
+(destructor_declaration name: (identifier) @name body: (_)? @body) @definition.function
+; Local functions and lambdas bound to locals: functions nested in their method (issue 24).
+(local_function_statement name: (identifier) @name body: (_)? @body) @definition.function
+(local_declaration_statement (variable_declaration (variable_declarator name: (identifier) @name
+  (lambda_expression body: (_) @body)))) @definition.function
 (delegate_declaration name: (identifier) @name) @definition.type
 ((field_declaration (modifier) @_const
   (variable_declaration (variable_declarator name: (identifier) @name)))

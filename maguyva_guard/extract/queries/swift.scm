@@ -19,6 +19,10 @@
   value: (_)? @body) @definition.function)
 (class_body (property_declaration name: (pattern bound_identifier: (simple_identifier) @name)
   computed_value: (_) @body) @definition.function)
+; A closure bound to a local (`let twice = { (x: Int) -> Int in ... }`): a function nested
+; in the one around it, called by that name (issue 24).
+(statements (property_declaration name: (pattern bound_identifier: (simple_identifier) @name)
+  value: (lambda_literal) @body) @definition.function)
 (source_file (property_declaration (value_binding_pattern mutability: "let")
   name: (pattern bound_identifier: (simple_identifier) @name) value: (_)? @body)
   @definition.constant)

@@ -1,0 +1,110 @@
+"""Overloads in C++, C# and Swift: one qualified name, several parameter lists.
+
+A call resolves by name to every overload at once (they share the qualified name), so a
+changed overload would collect the calls of its siblings. Where the call's argument count
+shows on its line and fits a sibling's parameter list but not the changed one's, the call
+is the sibling's (measured on pythonnet and Capacitor: `SetArgv(args)` is not a call of
+`SetArgv()`, `getServerUrl(domain)` not of `getServerUrl()`). Types are not compared: two
+overloads of one arity keep every call.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from maguyva_guard.extract.languages import language_for
+from maguyva_guard.records import Definition
+
+OVERLOAD_LANGUAGES: Final = frozenset({"cpp", "csharp", "swift"})
+_OPEN: Final = "([{"
+_CLOSE: Final = ")]}"
+MANY: Final = 1 << 16  # `params T[]`, `T...`, C varargs
+
+
+def other_overload(target: Definition, siblings: list[Definition], line: str) -> bool:
+    """Whether the call of `target.name` on `line` fits a sibling overload and not it."""
+    if language_for(target.path) not in OVERLOAD_LANGUAGES or not siblings:
+        return False
+    count = call_arguments(line, target.name)
+    if count is None:
+        return False
+    low, high = arity(target.signature, target.name)
+    if low <= count <= high:
+        return False
+    # A variadic sibling fits any count: after a change of the target's parameters its
+    # old calls may fit it too, and they are still the target's callers.
+    return any(lo <= count <= hi < MANY for lo, hi in (arity(s.signature, s.name)
+                                                        for s in siblings))
+
+
+def arity(signature: str, name: str) -> tuple[int, int]:
+    """How many arguments a definition takes: (required, at most)."""
+    params = _parenthesised(signature, name)
+    if params is None:
+        return 0, MANY
+    parts = [p.strip() for p in _split(params, generics=True) if p.strip()]
+    if parts in (["void"], []):
+        return 0, 0
+    required = sum(1 for p in parts if "=" not in p)
+    variadic = any(p.startswith("params ") or "..." in p for p in parts)
+    return required - (1 if variadic else 0), MANY if variadic else len(parts)
+
+
+def call_arguments(line: str, name: str) -> int | None:
+    """The argument count of the first call of `name` on `line` (None: not closed there)."""
+    args = _parenthesised(line, name)
+    if args is None:
+        return None
+    parts = _split(args)
+    return 0 if parts == [""] or not args.strip() else len(parts)
+
+
+def _parenthesised(text: str, name: str) -> str | None:
+    m = re.search(rf"(?<![\w$]){re.escape(name)}\s*(?:<[^<>()]*>)?\s*\(", text)
+    if m is None:
+        return None
+    depth, start = 0, m.end()
+    quote = ""
+    for i in range(start, len(text)):
+        c = text[i]
+        if quote:
+            if c == quote and text[i - 1] != "\\":
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c in _OPEN:
+            depth += 1
+        elif c in _CLOSE:
+            if depth == 0:
+                return text[start:i]
+            depth -= 1
+    return None
+
+
+def _split(args: str, generics: bool = False) -> list[str]:
+    """Top-level comma-separated pieces of an argument or parameter list (`generics`: a
+    parameter list, whose `<...>` are type arguments; in a call they may be comparisons)."""
+    parts: list[str] = []
+    current: list[str] = []
+    depth, quote, angle = 0, "", 0
+    for c in args:
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c in _OPEN:
+            depth += 1
+        elif c in _CLOSE:
+            depth -= 1
+        elif c == "<" and generics:
+            angle += 1
+        elif c == ">" and angle:
+            angle -= 1
+        elif c == "," and depth == 0 and angle == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(c)
+    parts.append("".join(current))
+    return parts
