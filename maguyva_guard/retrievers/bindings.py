@@ -166,6 +166,8 @@ class Bindings:
             found = self.module_binding(entity.path, name, hops)
             if found is not None:
                 return found
+            if language_of(entity.path) == "rust":  # `ast::parse`: a `mod parse;` of it
+                return self.rust_module(entity.path, name)
             module = self.module_of_path.get(entity.path)
             sub = self.modules.get(f"{module}.{name}") if module else None
             return Entity("module", path=sub) if sub else None

@@ -12,6 +12,7 @@ from maguyva_guard.records import (
     METHOD,
     Definition,
 )
+from maguyva_guard.retrievers import rusttypes
 from maguyva_guard.retrievers.resolution_base import (
     CLASS_KINDS,
     GO_RECEIVER,
@@ -176,8 +177,9 @@ class Inference:
             return None
         name = var if raw else re.escape(var)
         csharp = language_of(path) == "csharp"
+        loop = _LOOPS.get(language_of(path) or "", LOOP)
         for line in lines:
-            m = _pattern(LOOP, name).search(line) if "for" in line else None
+            m = _pattern(loop, name).search(line) if "for" in line else None
             if m is not None:  # `for var in items` / `[... for var in items]`
                 element = self.element_type(path, scope, m.group(1), bool(m.group(2)), hops)
                 if element is not None:
@@ -220,6 +222,8 @@ class Inference:
         enclosing class (`self.params: list[Parameter]`)."""
         if hops > MAX_HOPS:
             return None
+        if called and language_of(path) == "rust" and expr.endswith(_RUST_ITERS):
+            expr, called = expr.rsplit(".", 1)[0], False  # `v.iter()`: v's items
         if called:
             fn = self.callee(path, scope, expr, hops + 1)
             d = fn.definition if fn is not None else None
@@ -232,6 +236,8 @@ class Inference:
         patterns = (  # `items = [C(...), ...]`, `items: list[C]`
             re.compile(rf"(?<![\w.]){name}\s*(?::[^=]+)?=\s*[\[({{]\s*([A-Za-z_][\w.]*)\s*\("),
             re.compile(rf"(?<![\w.]){name}\s*:\s*{_CONTAINER}\[\s*['\"]?([A-Za-z_][\w.]*)"),
+            *(re.compile(p.replace("{name}", name))
+              for p in _ITEMS.get(language_of(path) or "", ())),
         )
         fs = self.scope(path)
         head, _, attr = expr.partition(".")
@@ -293,6 +299,8 @@ class Inference:
         found = None
         if language_of(fn.path) in NAMESPACE_LANGUAGES and hops <= MAX_HOPS:
             found = self.declared_return(fn, hops)
+        elif language_of(fn.path) == "rust":
+            found = rusttypes.declared_return(self, fn, hops)
         elif language_of(fn.path) == "python" and hops <= MAX_HOPS:
             m = _RETURN_ANNOTATION.search(fn.signature)
             if m is not None:
@@ -339,14 +347,39 @@ ASSIGN, ANNOTATED, CONTEXT, LOOP, DECLARED = "assign", "annotated", "context", "
 _BINDINGS: dict[str, str] = {
     # `v = C(...)`; `new C(...)` in JS/TS/Java, `C<T>(...)` too; Go's `v := &C{...}` and
     # Rust's `let v = C { .. }`: a composite literal of C
+    # (Rust: `let v = Type::new(..)`, a path with `::`.)
     ASSIGN: r"(?<![\w.]){name}\s*(?::[^=]+)?:?=\s*(?:await\s+)?(?:new\s+|&)?"
-            r"([A-Za-z_][\w.]*)\s*(?:<[^=;]*>)?\s*[({]",
-    ANNOTATED: r"(?<![\w.]){name}\s*:\s*['\"]?([A-Za-z_][\w.]*)",
+            r"([A-Za-z_][\w.]*(?:::[A-Za-z_]\w*)*)\s*(?:<[^=;]*>)?\s*[({]",
+    # `v: Type`; Rust's `v: &'a mut a::Type` too
+    ANNOTATED: r"(?<![\w.]){name}\s*:\s*['\"]?(?:&\s*(?:'\w+\s*)?(?:mut\s+)?)?"
+               r"([A-Za-z_][\w.]*(?:::[A-Za-z_]\w*)*)",
     CONTEXT: r"\bwith\s+([A-Za-z_][\w.]*)\s*\(.*\bas\s+{name}\b",
-    LOOP: r"\bfor\s+{name}\s+in\s+([A-Za-z_][\w.]*)\s*(\()?",
+    LOOP: r"\bfor\s+{name}\s+in\s+&?(?:mut\s+)?([A-Za-z_][\w.]*)\s*(\()?",
     # C#: `Store store;`, `Store s = ...`, a parameter `(Store s)`
     DECLARED: r"(?<![\w.])([A-Z]\w*)(?:<[^<>;=]*>)?\??\s+{name}\s*[;=,)]",
 }
+
+
+# Loops whose variable takes the items of a sequence in other languages: JS/TS
+# `for (const a of items)`, Go `for _, a := range items` (the second variable: the first is
+# the index), Rust `for a in items` (and `in items.iter()`, `in &items`).
+RANGE_LOOP, OF_LOOP = "range", "of"
+_BINDINGS[OF_LOOP] = r"\bfor\s*\(\s*(?:const|let|var)\s+{name}\s+of\s+([A-Za-z_][\w.]*)\s*(\()?"
+_BINDINGS[RANGE_LOOP] = (r"\bfor\s+\w+\s*,\s*{name}\s*:?=\s*range\s+&?([A-Za-z_][\w.]*)"
+                         r"\s*(\()?")
+_LOOPS: dict[str, str] = {"javascript": OF_LOOP, "typescript": OF_LOOP, "tsx": OF_LOOP,
+                          "go": RANGE_LOOP}
+_RUST_ITERS = (".iter", ".iter_mut", ".into_iter")
+# How a sequence of items of type C is declared, per language ({name} the sequence):
+_ITEMS: dict[str, tuple[str, ...]] = {
+    "rust": (r"(?<![\w.]){name}\s*:\s*&?(?:'\w+\s*)?(?:mut\s+)?"  # `v: &[C]`, `v: Vec<C>`
+             r"(?:\[\s*|(?:Vec|VecDeque|Box<\[)\s*<?\s*)&?([A-Za-z_][\w:]*)",),
+    "go": (r"(?<![\w.]){name}\s+\[\]\*?([A-Za-z_][\w.]*)",  # a parameter `as []A`
+           r"(?<![\w.]){name}\s*:?=\s*\[\]\*?([A-Za-z_][\w.]*)\s*\{"),
+    "typescript": (r"(?<![\w.]){name}\??\s*:\s*(?:readonly\s+)?([A-Za-z_][\w.]*)\s*\[\]",
+                   r"(?<![\w.]){name}\??\s*:\s*(?:Readonly)?Array<\s*([A-Za-z_][\w.]*)"),
+}
+_ITEMS["tsx"] = _ITEMS["typescript"]
 
 
 @functools.lru_cache(maxsize=8192)

@@ -7,7 +7,9 @@ from maguyva_guard.extract.languages import language_for as language_of
 from maguyva_guard.records import (
     AMBIGUOUS,
     EXACT,
+    FUNCTION,
     IMPORT,
+    METHOD,
     PROBABLE,
     USE,
     Definition,
@@ -132,7 +134,8 @@ class Policy:
         candidates = self._members.get(ref.name)
         if candidates is None:
             candidates = self._members[ref.name] = tuple(
-                d for d in self.source.definitions(name=ref.name) if d.parent and _is_member(d)
+                d for d in self.source.definitions(name=ref.name)
+                if d.parent and _is_member(d) and not _nested(self, d)
             )
         if not candidates:
             return UNRESOLVED
@@ -180,6 +183,15 @@ def _type_name(receiver: str) -> bool:
 def _is_member(d: Definition) -> bool:
     return d.kind in {"method", "function"} and "." in d.qualified_name
 
+
+
+def _nested(r: ResolverAPI, d: Definition) -> bool:
+    """A function defined inside a function (a closure, an inner `fn`): no receiver's
+    method, so no `obj.name()` reaches it."""
+    if language_of(d.path) == "python":
+        return False  # `self.f = f` inside a method is common enough; kept as before
+    parent = r.scope(d.path).by_qualified.get(d.parent)
+    return parent is not None and parent.kind in (FUNCTION, METHOD)
 
 
 def _resolution(e: Entity | None) -> Resolution:
