@@ -39,6 +39,7 @@ from maguyva_guard.records import (
     Reference,
 )
 from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.passing import invoked_parameters
 from maguyva_guard.retrievers.protocols import implicit_calls, is_protocol_method
 from maguyva_guard.retrievers.pylocals import LocalBindings
@@ -162,10 +163,10 @@ class GraphRetriever:
     ) -> Iterator[tuple[Reference, str]]:
         names = {target.name}
         constructor_of = None
-        if target.parent and (target.name in CONSTRUCTORS or _managed_constructor(target)):
+        if target.parent and (_constructor(target) or _managed_constructor(target)):
             cls = self.resolver.scope(target.path).by_qualified.get(target.parent)
             if cls is not None and (cls.kind == CLASS or (
-                    cls.kind == TYPE and target.name not in CONSTRUCTORS)):
+                    cls.kind == TYPE and not _constructor(target))):
                 constructor_of = cls  # changing __init__ changes every ClassName(...) call
                 names.add(cls.name)
         wanted = {(target.path, target.qualified_name)}
@@ -173,9 +174,9 @@ class GraphRetriever:
         type_calls: tuple[str, str] | None = None  # the type whose calls alone count
         if constructor_of is not None:
             wanted.add((constructor_of.path, constructor_of.qualified_name))
-            if target.name not in CONSTRUCTORS:  # a type name written elsewhere runs nothing
+            if not _constructor(target):  # a type name written elsewhere runs nothing
                 type_calls = (constructor_of.path, constructor_of.qualified_name)
-        if constructor_of is not None and target.name in CONSTRUCTORS:
+        if constructor_of is not None and _constructor(target):
             for heir in self.heirs(constructor_of, target.name):
                 names.add(heir.name)  # `class B(A): pass`: B() runs A.__init__
                 heirs.add((heir.path, heir.qualified_name))
@@ -334,6 +335,13 @@ def _accessor(target: Definition) -> str:
 
 def _ref_order(ref: Reference) -> tuple[str, int]:
     return (ref.path, ref.line)
+
+
+def _constructor(target: Definition) -> bool:
+    """A constructor that a subclass without its own inherits: Python's `__init__`, Ruby's
+    `initialize`, PHP's `__construct`, JavaScript's `constructor` (`new B()` runs A's)."""
+    return target.name in CONSTRUCTORS or (
+        target.name == "constructor" and language_for(target.path) in JS_LANGUAGES)
 
 
 def _managed_constructor(target: Definition) -> bool:

@@ -72,6 +72,8 @@ class Inference:
             return None
         if expr.endswith(")"):
             callee = expr[: expr.find("(")].strip()
+            if callee.startswith("new ") and language_of(path) in _ECMA:
+                callee = callee[len("new "):].strip()  # `new B(1).run()`: an instance of B
             return self.called(self.callee(path, scope, callee, hops + 1), hops)
         if language_of(path) == "rust":
             module = self.rust_module(path, expr)
@@ -177,6 +179,7 @@ class Inference:
             return None
         name = var if raw else re.escape(var)
         csharp = language_of(path) == "csharp"
+        go = language_of(path) == "go"
         loop = _LOOPS.get(language_of(path) or "", LOOP)
         for line in lines:
             m = _pattern(loop, name).search(line) if "for" in line else None
@@ -187,11 +190,13 @@ class Inference:
             kinds = _possible(line, needle)
             if csharp:  # `Store s = ...`, `Store s;`, a parameter `(Store s)`
                 kinds = tuple(k for k in kinds if k == ASSIGN) + (DECLARED,)
+            elif go:  # a parameter `(s *Store)`, `var s Store`
+                kinds = (*kinds, GO_DECLARED)
             for kind in kinds:
                 m = _pattern(kind, name).search(line)
                 if m is None:
                     continue
-                if kind in (ANNOTATED, DECLARED):
+                if kind in (ANNOTATED, DECLARED, GO_DECLARED):
                     e = self.resolve_expression(path, scope, m.group(1), hops + 1)
                 else:  # `var = f(...)`, `with f(...) as var`
                     e = self.called(self.callee(path, scope, m.group(1), hops + 1), hops)
@@ -359,6 +364,11 @@ _BINDINGS: dict[str, str] = {
     DECLARED: r"(?<![\w.])([A-Z]\w*)(?:<[^<>;=]*>)?\??\s+{name}\s*[;=,)]",
 }
 
+
+# Go declares a name before its type: a parameter `(s *Store, n int)`, `var s Store`.
+GO_DECLARED = "go-declared"
+_BINDINGS[GO_DECLARED] = r"(?<![\w.]){name}\s+\*?([A-Za-z_][\w.]*)\s*(?:\[[^\]]*\]\s*)?(?:[,)=]|$)"
+_ECMA = frozenset({"javascript", "typescript", "tsx"})
 
 # Loops whose variable takes the items of a sequence in other languages: JS/TS
 # `for (const a of items)`, Go `for _, a := range items` (the second variable: the first is

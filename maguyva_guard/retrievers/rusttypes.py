@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from maguyva_guard.records import Definition
+from maguyva_guard.records import INHERIT, Definition
 from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, MAX_HOPS, Entity, ResolverAPI
 
 # Types of the language and its standard library whose methods are not the crate's.
@@ -98,3 +98,19 @@ def _declared_std(r: ResolverAPI, path: str, scope: str, name: str, lines: list[
         if m is not None:
             return _LITERAL.match(line[m.end():]) is not None
     return False
+
+
+def implemented(r: ResolverAPI, cls: Definition) -> tuple[str, ...]:
+    """The traits `impl Trait for Type` blocks of `cls`'s file implement for it, as written
+    (their default methods are its methods). Impls in other files are not looked for.
+    Memoised per file: every hierarchy walk asks it."""
+    memo: dict[str, dict[str, tuple[str, ...]]] = r.__dict__.setdefault("_rust_impls", {})
+    found = memo.get(cls.path)
+    if found is None:
+        by_type: dict[str, list[str]] = {}
+        for ref in r.scope(cls.path).references:
+            if ref.kind == INHERIT and ref.scope:
+                written = f"{ref.receiver}::{ref.name}" if ref.receiver else ref.name
+                by_type.setdefault(ref.scope, []).append(written)
+        found = memo[cls.path] = {k: tuple(v) for k, v in by_type.items()}
+    return found.get(cls.qualified_name, ())
