@@ -40,7 +40,7 @@ from maguyva_guard.records import (
 )
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
-from maguyva_guard.retrievers.passing import invoked_parameters
+from maguyva_guard.retrievers.passing import assigned_calls, invoked_parameters
 from maguyva_guard.retrievers.protocols import implicit_calls, is_protocol_method
 from maguyva_guard.retrievers.pylocals import LocalBindings
 from maguyva_guard.retrievers.resolve import CLASS_KINDS, Resolver
@@ -55,6 +55,10 @@ CONSTRUCTORS = frozenset({"__init__", "__new__", "initialize", "__construct"})
 # C# names a constructor after its class; Kotlin, Scala and Swift have these (a class's
 # constructors are not inherited there, so no subclass's calls run one).
 MANAGED_CONSTRUCTORS = {"kotlin": "constructor", "scala": "this", "swift": "init"}
+# Where a function passed as an argument is followed to the calls of its parameter.
+INVOKED_LANGUAGES = frozenset({"python", "javascript", "typescript", "tsx", "go", "rust"})
+# Where `f = target` then `f(...)` in the same function is followed (Python: pylocals.py).
+ASSIGNED_LANGUAGES = INVOKED_LANGUAGES - {"python"}
 MAX_HEIRS = 200  # subclasses followed for a constructor change (a framework's base class)
 
 # How much a graph hit's raw score keeps at each level of certainty (not fusion numbers:
@@ -131,10 +135,11 @@ class GraphRetriever:
                     edge = Edge(ref, t, conf, level, via)
                     edges.append(edge)
                     caller = self.definition_of(ref)
-                    if ref.kind == USE and caller is not None and conf != AMBIGUOUS:
-                        # Passed as a value: the call through the parameter breaks too.
-                        edges.extend(Edge(hop, t, PROBABLE, level, (*via, caller.qualified_name))
-                                     for hop in self.invoked(ref))
+                    if ref.kind == USE and conf != AMBIGUOUS:
+                        # Passed or assigned as a value: the call through it breaks too.
+                        link = caller.qualified_name if caller is not None else MODULE_SYMBOL
+                        edges.extend(Edge(hop, t, PROBABLE, level, (*via, link))
+                                     for hop in self.invoked(ref, caller is not None))
                     key = (ref.path, ref.scope)
                     # Follow resolved edges only: a name-only guess does not fan out further.
                     if caller is not None and key not in seen and ref.kind != IMPORT \
@@ -273,10 +278,13 @@ class GraphRetriever:
         paths = {target.path} | {r.path for r in self.store.references(name=cls.name)}
         yield from implicit_calls(self.resolver, target, paths)
 
-    def invoked(self, use: Reference) -> Iterator[Reference]:
-        """For a name passed as an argument, the calls of the parameter it binds."""
-        if language_for(use.path) == "python":
+    def invoked(self, use: Reference, in_function: bool = True) -> Iterator[Reference]:
+        """For a name passed as an argument, the calls of the parameter it binds; for a
+        name assigned to a variable, the calls of that variable."""
+        if in_function and language_for(use.path) in INVOKED_LANGUAGES:
             yield from invoked_parameters(self.resolver, use)
+        if language_for(use.path) in ASSIGNED_LANGUAGES:
+            yield from assigned_calls(self.resolver, use)
 
     def candidates(self, names: set[str]) -> Iterator[Reference]:
         """References carrying one of `names`, and the later uses of aliases they bind."""
