@@ -197,7 +197,6 @@ RUST_OPS = ("use std::fmt;\nuse std::ops::Add;\n"
             "pub fn plain(a: i32, b: i32) -> i32 {\n    a + b\n}\n")
 
 
-@TODO
 @pytest.mark.parametrize(("old", "new", "line"), [
     ("fn add(self, o: P) -> P", "fn add(self, o: P, k: i32) -> P", 20),
     ("fn fmt(&self, f: &mut fmt::Formatter)", "fn fmt(&self, f: &mut fmt::Formatter, k: u8)", 23),
@@ -208,3 +207,5 @@ def test_rust_operator_and_protocol_syntax_on_a_known_type_is_a_caller(
     report = checked(make_repo, {"src/lib.rs": RUST_OPS}, "src/lib.rs", old, new)
     assert direct(report) == {("src/lib.rs", line): "probable"}
     assert report["complete"] is False  # operands of unknown type are not searched
+    assert any("found only where the operand's type shows" in r
+               for r in report["incomplete_reasons"])

@@ -44,6 +44,7 @@ from maguyva_guard.retrievers.passing import assigned_calls, invoked_parameters
 from maguyva_guard.retrievers.protocols import implicit_calls, is_protocol_method
 from maguyva_guard.retrievers.pylocals import LocalBindings
 from maguyva_guard.retrievers.resolve import CLASS_KINDS, Resolver
+from maguyva_guard.retrievers.rustsyntax import is_rust_syntax_method, rust_implicit_calls
 from maguyva_guard.retrievers.textrefs import TextReferences
 
 if TYPE_CHECKING:
@@ -194,7 +195,7 @@ class GraphRetriever:
         elif attributes and not target.parent and language_for(target.path) == "python":
             from_text = set(self.recovered.name_uses(target))
             candidates = chain(candidates, sorted(from_text, key=_ref_order))
-        if is_protocol_method(target):
+        if is_protocol_method(target) or is_rust_syntax_method(target):
             yield from ((ref, PROBABLE) for ref in self.implicit(target))
         for ref in candidates:
             res = self.resolver.resolve(ref)
@@ -273,10 +274,15 @@ class GraphRetriever:
         """Sites whose syntax calls `target` (`for x in Thing()` for `__iter__`), in the
         files that name its class."""
         cls = self.resolver.scope(target.path).by_qualified.get(target.parent)
+        if is_rust_syntax_method(target):  # an `impl` block's method: the type is elsewhere
+            cls = self.resolver.enclosing_class(target.path, target.qualified_name)
         if cls is None:
             return
         paths = {target.path} | {r.path for r in self.store.references(name=cls.name)}
-        yield from implicit_calls(self.resolver, target, paths)
+        if is_rust_syntax_method(target):
+            yield from rust_implicit_calls(self.resolver, target, paths)
+        else:
+            yield from implicit_calls(self.resolver, target, paths)
 
     def invoked(self, use: Reference, in_function: bool = True) -> Iterator[Reference]:
         """For a name passed as an argument, the calls of the parameter it binds; for a
