@@ -209,3 +209,50 @@ def test_rust_operator_and_protocol_syntax_on_a_known_type_is_a_caller(
     assert report["complete"] is False  # operands of unknown type are not searched
     assert any("found only where the operand's type shows" in r
                for r in report["incomplete_reasons"])
+
+
+# --- Rust receivers typed from declarations (issue 19: regex-syntax's name-only matches) ----
+
+RUST_RECEIVERS = """pub struct Lit { bytes: Vec<u8> }
+impl Lit {
+    pub fn new() -> Self { Lit { bytes: vec![] } }
+    pub fn as_bytes(&self) -> &[u8] { &self.bytes }
+    pub fn make(&self) -> Option<Lit> { None }
+    pub fn is_empty(&self) -> bool { self.bytes.is_empty() }
+}
+pub struct Union { items: Vec<Lit>, first: Lit }
+impl Union {
+    pub fn check(&self, x: &str, ch: char) -> usize {
+        let mut buf = [0; 4];
+        let a = x.as_bytes().len() + "lit".as_bytes().len();
+        let b = ch.encode_utf8(&mut buf).as_bytes().len();
+        if self.items.is_empty() { return a + b; }
+        self.first.is_empty() as usize
+    }
+    pub fn chained(&self) -> usize {
+        let lit = Lit::new();
+        if let Some(other) = lit.make() {
+            return other.as_bytes().len();
+        }
+        0
+    }
+    pub fn built(&self) -> usize {
+        Lit::new().as_bytes().len()
+    }
+}
+"""
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    ("pub fn as_bytes(&self)", "pub fn as_bytes(&self, k: u8)",
+     {("src/lib.rs", 20): "probable", ("src/lib.rs", 25): "probable"}),
+    ("pub fn is_empty(&self)", "pub fn is_empty(&self, k: u8)", {("src/lib.rs", 15): "probable"}),
+])
+def test_rust_receivers_of_std_types_are_no_callers_and_declared_types_are(
+        make_repo, old: str, new: str, expected: dict) -> None:
+    """`x: &str`, a string literal, a char's method chain and a `Vec` field reach no method
+    of the crate; `-> Self`, `-> Option<Lit>` under `if let Some(..)` and a struct field's
+    declared type type their receivers."""
+    report = checked(make_repo, {"src/lib.rs": RUST_RECEIVERS}, "src/lib.rs", old, new)
+    assert direct(report) == expected
+    assert report["possible"] == []

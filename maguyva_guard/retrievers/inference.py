@@ -180,6 +180,7 @@ class Inference:
         name = var if raw else re.escape(var)
         csharp = language_of(path) == "csharp"
         go = language_of(path) == "go"
+        rust = language_of(path) == "rust"
         loop = _LOOPS.get(language_of(path) or "", LOOP)
         for line in lines:
             m = _pattern(loop, name).search(line) if "for" in line else None
@@ -192,12 +193,17 @@ class Inference:
                 kinds = tuple(k for k in kinds if k == ASSIGN) + (DECLARED,)
             elif go:  # a parameter `(s *Store)`, `var s Store`
                 kinds = (*kinds, GO_DECLARED)
+            elif rust and "let" in line:  # `if let Some(x) = f()`, `let x = f()?`
+                kinds = (*kinds, rusttypes.UNWRAPPED)
             for kind in kinds:
                 m = _pattern(kind, name).search(line)
                 if m is None:
                     continue
                 if kind in (ANNOTATED, DECLARED, GO_DECLARED):
                     e = self.resolve_expression(path, scope, m.group(1), hops + 1)
+                elif kind == rusttypes.UNWRAPPED:
+                    fn = self.callee(path, scope, m.group(1) or m.group(2), hops + 1)
+                    e = rusttypes.unwrapped_return(self, fn, hops)
                 else:  # `var = f(...)`, `with f(...) as var`
                     e = self.called(self.callee(path, scope, m.group(1), hops + 1), hops)
                 if e is not None and e.definition is not None and e.definition.kind in CLASS_KINDS:
@@ -369,6 +375,7 @@ _BINDINGS: dict[str, str] = {
 GO_DECLARED = "go-declared"
 _BINDINGS[GO_DECLARED] = r"(?<![\w.]){name}\s+\*?([A-Za-z_][\w.]*)\s*(?:\[[^\]]*\]\s*)?(?:[,)=]|$)"
 _ECMA = frozenset({"javascript", "typescript", "tsx"})
+_BINDINGS[rusttypes.UNWRAPPED] = rusttypes.UNWRAPPED_PATTERN
 
 # Loops whose variable takes the items of a sequence in other languages: JS/TS
 # `for (const a of items)`, Go `for _, a := range items` (the second variable: the first is

@@ -57,11 +57,46 @@ def declared_return(r: ResolverAPI, fn: Definition, hops: int) -> Entity | None:
     return Entity("instance", path=e.path, definition=e.definition, sure=False)
 
 
+# `if let Some(x) = f(..)` / `while let Ok(x) = ..` (group 1), `let x = f(..)?` or
+# `.unwrap()` / `.expect(..)` (group 2): x is what f's Option or Result holds.
+UNWRAPPED: Final = "rust-unwrapped"
+UNWRAPPED_PATTERN: Final = (
+    r"\b(?:(?:if|while)\s+let\s+(?:Some|Ok)\(\s*(?:ref\s+)?(?:mut\s+)?{name}\s*\)\s*=\s*&?"
+    r"([A-Za-z_][\w.:]*)\s*\(|let\s+(?:mut\s+)?{name}\s*(?::[^=]+)?=\s*&?([A-Za-z_][\w.:]*)"
+    r"\s*\([^;]*\)\s*(?:\?|\.unwrap\(\)|\.expect\())")
+_WRAPPED: Final = re.compile(
+    r"->\s*(?:(?:Option|Result|Box)\s*<\s*)+&?\s*(?:'\w+\s*)?(?:mut\s+)?"
+    r"((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)")
+
+
+def unwrapped_return(r: ResolverAPI, fn: Entity | None, hops: int) -> Entity | None:
+    """An instance of the type a function's `Option<T>` / `Result<T, E>` return holds."""
+    d = fn.definition if fn is not None else None
+    if d is None or d.kind in CLASS_KINDS or hops > MAX_HOPS:
+        return None
+    m = _WRAPPED.search(d.signature.replace("\n", " "))
+    if m is None:
+        return None
+    name = m.group(1)
+    if name == "Self":
+        cls = r.enclosing_class(d.path, d.qualified_name)
+        return Entity("instance", path=cls.path, definition=cls, sure=False) if cls else None
+    e = r.resolve_expression(d.path, d.qualified_name, name, hops + 1)
+    if e is None or e.definition is None or e.definition.kind not in CLASS_KINDS:
+        return None
+    return Entity("instance", path=e.path, definition=e.definition, sure=False)
+
+
 def std_typed(r: ResolverAPI, path: str, scope: str, receiver: str) -> bool:
     """Whether `receiver` (a local, a parameter, or `self.field`) is declared with a
     primitive or standard-library type, or bound to a literal, that the crate does not
     define itself."""
+    if _LITERAL.match(receiver):
+        return True  # `"x".as_bytes()`, `0.max(n)`
     head, _, attr = receiver.partition(".")
+    if head.isidentifier() and attr and "(" in attr and not _CONVERTS.search(attr) and \
+            _primitive(r, path, scope, head):
+        return True  # `ch.encode_utf8(&mut buf).as_bytes()`: a primitive's methods give std
     if head == "self" and attr and "." not in attr:
         cls = r.enclosing_class(path, scope)
         if cls is None:
@@ -76,6 +111,25 @@ def std_typed(r: ResolverAPI, path: str, scope: str, receiver: str) -> bool:
         lines = [d.signature, *r.lines(path)[d.line_start : d.line_end]]
         if _declared_std(r, path, scope, re.escape(head), lines, head):
             return True
+        d = fs.by_qualified.get(d.parent) if d.parent else None
+    return False
+
+
+_PRIMITIVES: Final = frozenset(
+    "str String char bool u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64".split())
+_CONVERTS: Final = re.compile(r"\b(?:parse|into|try_into|from|collect)\b")
+
+
+def _primitive(r: ResolverAPI, path: str, scope: str, var: str) -> bool:
+    """A parameter or local declared with a primitive type (`ch: char`, `s: &str`)."""
+    fs = r.scope(path)
+    d = fs.by_qualified.get(scope)
+    declared = re.compile(rf"(?<![\w.:]){re.escape(var)}\s*:\s*{_REFERENCE}(\w+)\b(?!\s*[<:])")
+    while d is not None and d.kind not in CLASS_KINDS:
+        for line in (d.signature, *r.lines(path)[d.line_start : d.line_end]):
+            m = declared.search(line) if var in line else None
+            if m is not None:
+                return m.group(1) in _PRIMITIVES
         d = fs.by_qualified.get(d.parent) if d.parent else None
     return False
 
