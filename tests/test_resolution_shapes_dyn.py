@@ -256,3 +256,44 @@ def test_rust_receivers_of_std_types_are_no_callers_and_declared_types_are(
     report = checked(make_repo, {"src/lib.rs": RUST_RECEIVERS}, "src/lib.rs", old, new)
     assert direct(report) == expected
     assert report["possible"] == []
+
+
+RUST_CHAINS = """pub struct Bytes;
+impl Bytes {
+    pub fn union(&mut self, o: &Bytes) {}
+}
+pub struct Chars;
+impl Chars {
+    pub fn union(&mut self, o: &Chars) {}
+}
+pub enum Frame { B(Bytes), C(Chars) }
+impl Frame {
+    fn unwrap_bytes(self) -> Bytes { match self { Frame::B(b) => b, _ => panic!() } }
+}
+pub struct T { stack: Vec<Frame> }
+impl T {
+    fn pop(&mut self) -> Option<Frame> { self.stack.pop() }
+    fn post(&mut self, o: &Bytes) {
+        let mut cls = self.pop().unwrap().unwrap_bytes();
+        cls.union(o);
+    }
+}
+fn merged(cls1: &Bytes, cls2: &Bytes) {
+    let mut cls_ = cls1.clone();
+    cls_.union(cls2);
+}
+fn chars(a: &mut Chars, b: &Chars) {
+    a.union(b);
+}
+"""
+
+
+def test_rust_receivers_typed_through_call_chains(make_repo) -> None:
+    """regex-syntax: `let mut cls = self.pop().unwrap().unwrap_class_bytes()` (an Option's
+    unwrap, then a declared return type) and `cls1.clone()` type their locals; `cls` is an
+    ordinary name in Rust, not Python's `cls`."""
+    report = checked(make_repo, {"src/lib.rs": RUST_CHAINS}, "src/lib.rs",
+                     "pub fn union(&mut self, o: &Bytes)",
+                     "pub fn union(&mut self, o: &Bytes, k: u8)")
+    assert direct(report) == {("src/lib.rs", 18): "probable", ("src/lib.rs", 23): "probable"}
+    assert report["possible"] == []

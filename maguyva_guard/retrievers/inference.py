@@ -22,6 +22,7 @@ from maguyva_guard.retrievers.resolution_base import (
     SELF_NAMES,
     Entity,
     ResolverAPI,
+    is_self,
 )
 
 _RUST_MOD = re.compile(r"\s*(?:pub(?:\([\w:]+\))?\s+)?mod\s+(\w+)\s*;")
@@ -70,6 +71,8 @@ class Inference:
         expr = expr.strip()
         if not expr or hops > MAX_HOPS:
             return None
+        if language_of(path) == "rust" and "(" in expr:  # `a.f()?.g()`: step by step
+            return rusttypes.chain_type(self, path, scope, expr, hops)
         if expr.endswith(")"):
             callee = expr[: expr.find("(")].strip()
             if callee.startswith("new ") and language_of(path) in _ECMA:
@@ -85,7 +88,7 @@ class Inference:
         head, *rest = expr.split(".")
         entity: Entity | None
         managed = language_of(path) in NAMESPACE_LANGUAGES
-        if head in SELF_NAMES or head == self.receiver_variable(path, scope):
+        if is_self(head, language_of(path)) or head == self.receiver_variable(path, scope):
             cls = self.enclosing_class(path, scope)
             if cls is None:
                 return None
@@ -153,7 +156,9 @@ class Inference:
         while d is not None:
             if d.kind not in CLASS_KINDS:
                 body = self.lines(path)[d.line_start - 1 : d.line_end]
-                found = self._typed_by(path, d.parent, var, [d.signature, *body], hops)
+                # (Rust reads `let x = a.f()` through a's type: the function's own scope.)
+                where = d.qualified_name if language_of(path) == "rust" else d.parent
+                found = self._typed_by(path, where, var, [d.signature, *body], hops)
                 if found is not None:
                     return found
             d = fs.by_qualified.get(d.parent) if d.parent else None
@@ -193,8 +198,8 @@ class Inference:
                 kinds = tuple(k for k in kinds if k == ASSIGN) + (DECLARED,)
             elif go:  # a parameter `(s *Store)`, `var s Store`
                 kinds = (*kinds, GO_DECLARED)
-            elif rust and "let" in line:  # `if let Some(x) = f()`, `let x = f()?`
-                kinds = (*kinds, rusttypes.UNWRAPPED)
+            elif rust and "let" in line:  # `let x = a.f()?.g()`, `if let Some(x) = f()`
+                kinds = (rusttypes.UNWRAPPED, *kinds)
             for kind in kinds:
                 m = _pattern(kind, name).search(line)
                 if m is None:
@@ -202,8 +207,8 @@ class Inference:
                 if kind in (ANNOTATED, DECLARED, GO_DECLARED):
                     e = self.resolve_expression(path, scope, m.group(1), hops + 1)
                 elif kind == rusttypes.UNWRAPPED:
-                    fn = self.callee(path, scope, m.group(1) or m.group(2), hops + 1)
-                    e = rusttypes.unwrapped_return(self, fn, hops)
+                    e = rusttypes.chain_type(self, path, scope, m.group(1) or m.group(2),
+                                             hops + 1, unwrap=m.group(1) is None)
                 else:  # `var = f(...)`, `with f(...) as var`
                     e = self.called(self.callee(path, scope, m.group(1), hops + 1), hops)
                 if e is not None and e.definition is not None and e.definition.kind in CLASS_KINDS:
@@ -217,7 +222,7 @@ class Inference:
             return None
         e = self.resolve_expression(path, scope, expr, hops)
         head, _, name = expr.partition(".")
-        if e is None and head in SELF_NAMES and name and "." not in name:
+        if e is None and is_self(head, language_of(path)) and name and "." not in name:
             cls = self.enclosing_class(path, scope)
             method = self.class_member(cls, name, hops + 1) if cls is not None else None
             if method is not None:
@@ -252,7 +257,7 @@ class Inference:
         )
         fs = self.scope(path)
         head, _, attr = expr.partition(".")
-        if head in SELF_NAMES and attr and "." not in attr:
+        if is_self(head, language_of(path)) and attr and "." not in attr:
             cls = self.enclosing_class(path, scope)  # `self.items`: set anywhere in the class
             if cls is None:
                 return None

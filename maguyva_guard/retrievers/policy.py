@@ -28,6 +28,7 @@ from maguyva_guard.retrievers.resolution_base import (
     Entity,
     Resolution,
     ResolverAPI,
+    is_self,
 )
 
 
@@ -79,7 +80,7 @@ class Policy:
             receiver = "self"
         elif receiver == "base" and language_of(ref.path) == "csharp":
             receiver = "super"  # C#'s `base.M()`
-        if receiver in SELF_NAMES or receiver in SUPER_NAMES:
+        if is_self(receiver, language) or receiver in SUPER_NAMES:
             cls = self.enclosing_class(ref.path, ref.scope)
             if cls is None:
                 return self.by_name(ref)

@@ -57,13 +57,98 @@ def declared_return(r: ResolverAPI, fn: Definition, hops: int) -> Entity | None:
     return Entity("instance", path=e.path, definition=e.definition, sure=False)
 
 
-# `if let Some(x) = f(..)` / `while let Ok(x) = ..` (group 1), `let x = f(..)?` or
-# `.unwrap()` / `.expect(..)` (group 2): x is what f's Option or Result holds.
+# `let x = <expression with a call>;` (group 1): x is what the chain gives; `if let
+# Some(x) = <expression>` / `while let Ok(x) = ..` (group 2): what its Option or Result holds.
 UNWRAPPED: Final = "rust-unwrapped"
 UNWRAPPED_PATTERN: Final = (
-    r"\b(?:(?:if|while)\s+let\s+(?:Some|Ok)\(\s*(?:ref\s+)?(?:mut\s+)?{name}\s*\)\s*=\s*&?"
-    r"([A-Za-z_][\w.:]*)\s*\(|let\s+(?:mut\s+)?{name}\s*(?::[^=]+)?=\s*&?([A-Za-z_][\w.:]*)"
-    r"\s*\([^;]*\)\s*(?:\?|\.unwrap\(\)|\.expect\())")
+    r"\blet\s+(?:mut\s+)?{name}\s*(?::[^=]+)?=\s*&?(?:mut\s+)?([^;=]*\([^;]*?)\s*;?\s*$"
+    r"|\b(?:if|while)\s+let\s+(?:Some|Ok)\(\s*(?:ref\s+)?(?:mut\s+)?{name}\s*\)\s*=\s*&?"
+    r"([^;{=]*\([^;{]*?)\s*\{?\s*$")
+# Methods that give their receiver's type (`x.clone()`), and those that take what an
+# Option or Result holds (`x.unwrap()`).
+_SAME: Final = frozenset({"clone", "to_owned", "borrow", "borrow_mut", "as_ref", "as_mut",
+                          "by_ref", "as_deref"})
+_UNWRAP: Final = frozenset({"unwrap", "expect", "unwrap_or_default", "unwrap_unchecked"})
+
+
+def chain_type(r: ResolverAPI, path: str, scope: str, expr: str, hops: int,
+               unwrap: bool = False) -> Entity | None:
+    """The type of a Rust expression with calls (`Type::new(a)`, `self.pop().unwrap()
+    .unwrap_class_unicode()`, `parse(x)?.kind`), step by step through declared return
+    and field types; `unwrap`: what the Option or Result it ends with holds."""
+    parts = _segments(expr)
+    if not parts or hops > MAX_HOPS:
+        return None
+    (head, called, tried), *rest = parts
+    entity: Entity | None
+    if called:
+        entity, wrapped = _call_result(r, r.callee(path, scope, head, hops + 1), hops)
+    else:
+        entity, wrapped = r.resolve_expression(path, scope, head, hops + 1), False
+    wrapped = wrapped and not tried
+    for name, called, tried in rest:
+        d = entity.definition if entity is not None else None
+        if d is None:
+            return None
+        if name in _UNWRAP and called:
+            if not wrapped:
+                return None  # an Option whose holding we did not read
+            wrapped = False
+        elif wrapped:
+            return None  # `opt.map(..)`: a method of the Option, not of what it holds
+        elif called and name in _SAME:
+            pass
+        elif called:
+            method = r.class_member(d, name, hops + 1)
+            found = Entity("definition", path=method.path, definition=method) if method else None
+            entity, wrapped = _call_result(r, found, hops)
+        else:
+            entity = r.attribute_type(d, name, hops + 1)
+        wrapped = wrapped and not tried
+    if unwrap:
+        return entity if wrapped else None
+    return None if wrapped else entity
+
+
+def _call_result(r: ResolverAPI, fn: Entity | None, hops: int) -> tuple[Entity | None, bool]:
+    """What calling `fn` gives, and whether it comes wrapped in an Option or Result."""
+    d = fn.definition if fn is not None else None
+    if d is None:
+        return None, False
+    if d.kind in CLASS_KINDS:  # a tuple struct built: `Span(a, b)`
+        return Entity("instance", path=d.path, definition=d, sure=False), False
+    found = declared_return(r, d, hops + 1)
+    if found is not None:
+        return found, False
+    return unwrapped_return(r, fn, hops + 1), True
+
+
+def _segments(expr: str) -> list[tuple[str, bool, bool]]:
+    """`a::b(x).c?.d` -> [("a::b", True, False), ("c", False, True), ("d", False, False)]:
+    each step's name, whether it is called, whether `?` follows it."""
+    out: list[tuple[str, bool, bool]] = []
+    depth, name, called = 0, "", False
+    for c in expr.strip() + ".":
+        if c in "([{":
+            depth += 1
+            called = called or (c == "(" and depth == 1)
+        elif c in ")]}":
+            depth -= 1
+        elif depth == 0 and c == ".":
+            tried = name.rstrip().endswith("?")
+            text = _TURBOFISH.sub("", name.strip().rstrip("?").strip())
+            if not IDENT_PATH.fullmatch(text):
+                return []
+            out.append((text, called, tried))
+            name, called = "", False
+            continue
+        if depth == 0 and c not in ")]}":
+            name += c
+    return out
+
+
+_TURBOFISH: Final = re.compile(r"::<.*>$")
+IDENT_PATH: Final = re.compile(r"&?\s*(?:[A-Za-z_]\w*::)*[A-Za-z_]\w*")
 _WRAPPED: Final = re.compile(
     r"->\s*(?:(?:Option|Result|Box)\s*<\s*)+&?\s*(?:'\w+\s*)?(?:mut\s+)?"
     r"((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)")
