@@ -239,6 +239,9 @@ impl Union {
     pub fn built(&self) -> usize {
         Lit::new().as_bytes().len()
     }
+    pub fn in_macro(&self) -> Vec<usize> {
+        vec![("x".as_bytes()).len()]
+    }
 }
 """
 

@@ -176,8 +176,8 @@ def std_typed(r: ResolverAPI, path: str, scope: str, receiver: str) -> bool:
     """Whether `receiver` (a local, a parameter, or `self.field`) is declared with a
     primitive or standard-library type, or bound to a literal, that the crate does not
     define itself."""
-    if _LITERAL.match(receiver):
-        return True  # `"x".as_bytes()`, `0.max(n)`
+    if _LITERAL.match(receiver.lstrip("([{, ")):
+        return True  # `"x".as_bytes()`, `0.max(n)` (in a macro's tokens: `("x"`)
     head, _, attr = receiver.partition(".")
     if head.isidentifier() and attr and "(" in attr and not _CONVERTS.search(attr) and \
             _primitive(r, path, scope, head):
