@@ -300,3 +300,20 @@ def test_rust_receivers_typed_through_call_chains(make_repo) -> None:
                      "pub fn union(&mut self, o: &Bytes, k: u8)")
     assert direct(report) == {("src/lib.rs", 18): "probable", ("src/lib.rs", 23): "probable"}
     assert report["possible"] == []
+
+
+def test_rust_an_item_popped_from_a_typed_vec_field_is_typed(make_repo) -> None:
+    """regex-syntax's `while let Some(mut r) = self.range_stack.pop()` with
+    `range_stack: Vec<ScalarRange>`: r is a ScalarRange, not any `is_valid`."""
+    source = ("pub struct Range;\nimpl Range {\n    pub fn is_valid(&self) -> bool { true }\n}\n"
+              "pub struct Other;\nimpl Other {\n    pub fn is_valid(&self) -> bool { true }\n}\n"
+              "pub struct Seqs { stack: Vec<Other> }\nimpl Seqs {\n"
+              "    pub fn next(&mut self) -> bool {\n"
+              "        while let Some(r) = self.stack.pop() {\n"
+              "            return r.is_valid();\n        }\n        false\n    }\n}\n"
+              "pub fn direct(r: &Range) -> bool {\n    r.is_valid()\n}\n")
+    report = checked(make_repo, {"src/lib.rs": source}, "src/lib.rs",
+                     "impl Range {\n    pub fn is_valid(&self)",
+                     "impl Range {\n    pub fn is_valid(&self, k: u8)")
+    assert direct(report) == {("src/lib.rs", 19): "probable"}
+    assert report["possible"] == []

@@ -261,7 +261,11 @@ class Inference:
             cls = self.enclosing_class(path, scope)  # `self.items`: set anywhere in the class
             if cls is None:
                 return None
-            body = self.lines(path)[cls.line_start - 1 : cls.line_end]
+            body = self.lines(cls.path)[cls.line_start - 1 : cls.line_end]
+            if language_of(path) in ("rust", "go"):  # a declared field: `stack: Vec<Frame>`
+                fields = tuple(re.compile(p.replace("{name}", re.escape(attr)))
+                               for p in _ITEMS[language_of(path) or ""])
+                return self._item_type(cls.path, cls.parent, attr, body, fields, hops)
             return self._item_type(path, cls.qualified_name, expr, body, patterns, hops)
         d = fs.by_qualified.get(scope)
         while d is not None and d.kind in CLASS_KINDS:

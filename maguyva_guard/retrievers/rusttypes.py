@@ -69,6 +69,9 @@ UNWRAPPED_PATTERN: Final = (
 _SAME: Final = frozenset({"clone", "to_owned", "borrow", "borrow_mut", "as_ref", "as_mut",
                           "by_ref", "as_deref"})
 _UNWRAP: Final = frozenset({"unwrap", "expect", "unwrap_or_default", "unwrap_unchecked"})
+# A sequence's methods that give an Option of one of its items.
+_ELEMENT: Final = frozenset({"pop", "last", "first", "get", "last_mut", "first_mut", "get_mut",
+                             "pop_front", "pop_back", "front", "back"})
 
 
 def chain_type(r: ResolverAPI, path: str, scope: str, expr: str, hops: int,
@@ -86,8 +89,16 @@ def chain_type(r: ResolverAPI, path: str, scope: str, expr: str, hops: int,
     else:
         entity, wrapped = r.resolve_expression(path, scope, head, hops + 1), False
     wrapped = wrapped and not tried
+    so_far = head
     for name, called, tried in rest:
         d = entity.definition if entity is not None else None
+        if d is None and called and name in _ELEMENT and "(" not in so_far:
+            # `self.stack.pop()` with `stack: Vec<Frame>`: an Option of a Frame
+            entity, wrapped = r.element_type(path, scope, so_far, False, hops + 1), True
+            so_far = f"{so_far}.{name}()"
+            wrapped = wrapped and not tried
+            continue
+        so_far = f"{so_far}.{name}{'()' if called else ''}"
         if d is None:
             return None
         if name in _UNWRAP and called:
