@@ -272,6 +272,7 @@ impl Chars {
 pub enum Frame { B(Bytes), C(Chars) }
 impl Frame {
     fn unwrap_bytes(self) -> Bytes { match self { Frame::B(b) => b, _ => panic!() } }
+    fn unwrap_chars(self) -> Chars { match self { Frame::C(c) => c, _ => panic!() } }
 }
 pub struct T { stack: Vec<Frame> }
 impl T {
@@ -279,6 +280,15 @@ impl T {
     fn post(&mut self, o: &Bytes) {
         let mut cls = self.pop().unwrap().unwrap_bytes();
         cls.union(o);
+    }
+    fn arms(&mut self, o: &Bytes, p: &Chars, flag: bool) {
+        if flag {
+            let mut cls = self.pop().unwrap().unwrap_chars();
+            cls.union(p);
+        } else {
+            let mut cls = self.pop().unwrap().unwrap_bytes();
+            cls.union(o);
+        }
     }
 }
 fn merged(cls1: &Bytes, cls2: &Bytes) {
@@ -294,11 +304,13 @@ fn chars(a: &mut Chars, b: &Chars) {
 def test_rust_receivers_typed_through_call_chains(make_repo) -> None:
     """regex-syntax: `let mut cls = self.pop().unwrap().unwrap_class_bytes()` (an Option's
     unwrap, then a declared return type) and `cls1.clone()` type their locals; `cls` is an
-    ordinary name in Rust, not Python's `cls`."""
+    ordinary name in Rust, not Python's `cls`; of two `let cls` in one function (one per
+    branch), the nearest above the call counts."""
     report = checked(make_repo, {"src/lib.rs": RUST_CHAINS}, "src/lib.rs",
                      "pub fn union(&mut self, o: &Bytes)",
                      "pub fn union(&mut self, o: &Bytes, k: u8)")
-    assert direct(report) == {("src/lib.rs", 18): "probable", ("src/lib.rs", 23): "probable"}
+    assert direct(report) == {("src/lib.rs", 19): "probable", ("src/lib.rs", 27): "probable",
+                              ("src/lib.rs", 33): "probable"}
     assert report["possible"] == []
 
 

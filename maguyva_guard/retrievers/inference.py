@@ -155,10 +155,14 @@ class Inference:
         d = fs.by_qualified.get(scope)
         while d is not None:
             if d.kind not in CLASS_KINDS:
-                body = self.lines(path)[d.line_start - 1 : d.line_end]
-                # (Rust reads `let x = a.f()` through a's type: the function's own scope.)
+                lines = [d.signature, *self.lines(path)[d.line_start - 1 : d.line_end]]
+                # (Rust reads `let x = a.f()` through a's type: the function's own scope;
+                # `let` shadows, so the nearest binding above the line being resolved wins.)
                 where = d.qualified_name if language_of(path) == "rust" else d.parent
-                found = self._typed_by(path, where, var, [d.signature, *body], hops)
+                at = rusttypes.resolving_line(self, path)
+                if language_of(path) == "rust" and d.line_start <= at <= d.line_end:
+                    lines = [*reversed(self.lines(path)[d.line_start - 1 : at]), d.signature]
+                found = self._typed_by(path, where, var, lines, hops)
                 if found is not None:
                     return found
             d = fs.by_qualified.get(d.parent) if d.parent else None

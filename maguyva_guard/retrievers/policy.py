@@ -15,7 +15,7 @@ from maguyva_guard.records import (
     Definition,
     Reference,
 )
-from maguyva_guard.retrievers import scripting
+from maguyva_guard.retrievers import rusttypes, scripting
 from maguyva_guard.retrievers.cfamily import resolve_c
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.resolution_base import (
@@ -75,6 +75,8 @@ class Policy:
                     both = tuple(dict.fromkeys((*bound.definitions, *others)))
                     return Resolution(both, bound.confidence)
             return bound
+        if language == "rust":
+            rusttypes.resolving(self, ref.path, ref.line)
         receiver = scripting.receiver(language_of(ref.path), ref.receiver)
         if receiver and receiver == self.receiver_variable(ref.path, ref.scope):
             receiver = "self"

@@ -19,6 +19,7 @@ from typing import Final
 
 from maguyva_guard.extract.languages import language_for
 from maguyva_guard.records import CALL, METHOD, Definition, Reference
+from maguyva_guard.retrievers import rusttypes
 from maguyva_guard.retrievers.resolve import CLASS_KINDS, Resolver
 from maguyva_guard.retrievers.syntaxcalls import Located
 
@@ -74,6 +75,7 @@ def rust_implicit_calls(resolver: Resolver, target: Definition,
                 if (path, where) == (target.path, target.qualified_name):
                     continue
                 key = (path, where, operand)
+                rusttypes.resolving(resolver, path, number)
                 if key not in known:
                     known[key] = _of_type(resolver, path, where, operand, owner, target)
                 if known[key]:

@@ -264,3 +264,15 @@ def implemented(r: ResolverAPI, cls: Definition) -> tuple[str, ...]:
                 by_type.setdefault(ref.scope, []).append(written)
         found = memo[cls.path] = {k: tuple(v) for k, v in by_type.items()}
     return found.get(cls.qualified_name, ())
+
+
+def resolving(r: ResolverAPI, path: str, line: int) -> None:
+    """Note the line whose reference is being resolved: a Rust local may be bound by
+    several `let`s in one function (one per `match` arm, of different types), and the one
+    that counts is the nearest above the use."""
+    r.__dict__["_rust_line"] = (path, line)
+
+
+def resolving_line(r: ResolverAPI, path: str) -> int:
+    at = r.__dict__.get("_rust_line")
+    return at[1] if at is not None and at[0] == path else 0
