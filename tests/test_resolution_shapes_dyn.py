@@ -329,3 +329,19 @@ def test_rust_an_item_popped_from_a_typed_vec_field_is_typed(make_repo) -> None:
                      "impl Range {\n    pub fn is_valid(&self, k: u8)")
     assert direct(report) == {("src/lib.rs", 19): "probable"}
     assert report["possible"] == []
+
+
+def test_rust_a_call_chain_inside_macro_tokens_is_typed(make_repo) -> None:
+    """regex-syntax: `assert_eq!(0, props(r"a").explicit_captures_len())`, where the macro's
+    tokens put `(0, props(r"a")` before the method: the receiver is `props(r"a")`, typed by
+    props's return type; `("x".len())` is a literal's."""
+    source = ("pub struct Props;\nimpl Props {\n    pub fn len(&self) -> usize { 0 }\n}\n"
+              "pub struct Other;\nimpl Other {\n    pub fn len(&self) -> usize { 0 }\n}\n"
+              "fn props(p: &str) -> Props {\n    Props\n}\n"
+              "pub fn check() {\n    assert_eq!(0, props(r\"a\").len());\n}\n"
+              "pub fn lit() -> Vec<usize> {\n    vec![(\"x\".len())]\n}\n")
+    report = checked(make_repo, {"src/lib.rs": source}, "src/lib.rs",
+                     "impl Props {\n    pub fn len(&self)",
+                     "impl Props {\n    pub fn len(&self, k: u8)")
+    assert direct(report) == {("src/lib.rs", 13): "probable"}
+    assert report["possible"] == []

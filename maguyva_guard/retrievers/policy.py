@@ -75,9 +75,10 @@ class Policy:
                     both = tuple(dict.fromkeys((*bound.definitions, *others)))
                     return Resolution(both, bound.confidence)
             return bound
+        receiver = scripting.receiver(language_of(ref.path), ref.receiver)
         if language == "rust":
             rusttypes.resolving(self, ref.path, ref.line)
-        receiver = scripting.receiver(language_of(ref.path), ref.receiver)
+            receiver = rusttypes.receiver_tail(receiver)
         if receiver and receiver == self.receiver_variable(ref.path, ref.scope):
             receiver = "self"
         elif receiver == "base" and language_of(ref.path) == "csharp":

@@ -187,8 +187,8 @@ def std_typed(r: ResolverAPI, path: str, scope: str, receiver: str) -> bool:
     """Whether `receiver` (a local, a parameter, or `self.field`) is declared with a
     primitive or standard-library type, or bound to a literal, that the crate does not
     define itself."""
-    if _LITERAL.match(receiver.lstrip("([{, ")):
-        return True  # `"x".as_bytes()`, `0.max(n)` (in a macro's tokens: `("x"`)
+    if _LITERAL.match(receiver):
+        return True  # `"x".as_bytes()`, `0.max(n)`
     head, _, attr = receiver.partition(".")
     if head.isidentifier() and attr and "(" in attr and not _CONVERTS.search(attr) and \
             _primitive(r, path, scope, head):
@@ -276,3 +276,39 @@ def resolving(r: ResolverAPI, path: str, line: int) -> None:
 def resolving_line(r: ResolverAPI, path: str) -> int:
     at = r.__dict__.get("_rust_line")
     return at[1] if at is not None and at[0] == path else 0
+
+
+def receiver_tail(receiver: str) -> str:
+    """The receiver expression alone, where a call inside a macro's tokens gave the text
+    before it too: `(0, props(r"a")` is `props(r"a")`, `("x"` is `"x"`, `[("x".f())` is
+    `"x".f()` (tree-sitter leaves macro arguments as tokens)."""
+    depth, quoted, start = 0, False, 0
+    for i in range(len(receiver) - 1, -1, -1):
+        c = receiver[i]
+        if c == '"' and (i == 0 or receiver[i - 1] != "\\"):
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif c in ")]}":
+            depth += 1
+        elif c in "([{":
+            if depth == 0:
+                start = i + 1
+                break
+            depth -= 1
+        elif c == "," and depth == 0:
+            start = i + 1
+            break
+    tail = receiver[start:].strip()
+    if tail.startswith("(") and tail.endswith(")") and _balanced(tail[1:-1]):
+        tail = tail[1:-1].strip()
+    return tail
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for c in text:
+        depth += (c in "([{") - (c in ")]}")
+        if depth < 0:
+            return False
+    return depth == 0
