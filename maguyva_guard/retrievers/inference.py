@@ -158,9 +158,10 @@ class Inference:
                 lines = [d.signature, *self.lines(path)[d.line_start - 1 : d.line_end]]
                 # (Rust reads `let x = a.f()` through a's type: the function's own scope;
                 # `let` shadows, so the nearest binding above the line being resolved wins.)
-                where = d.qualified_name if language_of(path) == "rust" else d.parent
-                at = rusttypes.resolving_line(self, path)
-                if language_of(path) == "rust" and d.line_start <= at <= d.line_end:
+                rust = language_of(path) == "rust"
+                where = d.qualified_name if rust else d.parent
+                at = rusttypes.resolving_line(self, path) if rust else 0
+                if rust and d.line_start <= at <= d.line_end:
                     lines = [*reversed(self.lines(path)[d.line_start - 1 : at]), d.signature]
                 found = self._typed_by(path, where, var, lines, hops)
                 if found is not None:
