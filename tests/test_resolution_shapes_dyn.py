@@ -345,3 +345,15 @@ def test_rust_a_call_chain_inside_macro_tokens_is_typed(make_repo) -> None:
                      "impl Props {\n    pub fn len(&self, k: u8)")
     assert direct(report) == {("src/lib.rs", 13): "probable"}
     assert report["possible"] == []
+
+
+def test_go_a_closure_parameter_does_not_retype_the_variable_it_shadows(make_repo) -> None:
+    """pflag: `f := newSet(); f.VisitAll(func(f *Flag) {...})`: the call's receiver is
+    the outer f (a *FlagSet), not the closure's parameter of the same name."""
+    files = {"m.go": "package m\n\ntype Flag struct{}\n\ntype FlagSet struct{}\n\n"
+                     "func (s *FlagSet) VisitAll(fn func(*Flag)) {}\n\n"
+                     "func newSet() *FlagSet { return &FlagSet{} }\n\n"
+                     "func Use() {\n\tf := newSet()\n\tf.VisitAll(func(f *Flag) {})\n}\n"}
+    report = checked(make_repo, files, "m.go", "func (s *FlagSet) VisitAll(fn func(*Flag))",
+                     "func (s *FlagSet) VisitAll(fn func(*Flag), n int)")
+    assert set(direct(report)) == {("m.go", 13)}

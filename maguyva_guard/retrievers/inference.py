@@ -201,7 +201,10 @@ class Inference:
             kinds = _possible(line, needle)
             if csharp:  # `Store s = ...`, `Store s;`, a parameter `(Store s)`
                 kinds = tuple(k for k in kinds if k == ASSIGN) + (DECLARED,)
-            elif go:  # a parameter `(s *Store)`, `var s Store`
+            elif go and (raw or line.lstrip().startswith("func") or "var " in line):
+                # a parameter of the function itself `func F(s *Store)` (not of a closure
+                # inside it: `f.Visit(func(f *Flag) {..})` rebinds f there), `var s Store`,
+                # a struct field `items Store`
                 kinds = (*kinds, GO_DECLARED)
             elif rust and "let" in line:  # `let x = a.f()?.g()`, `if let Some(x) = f()`
                 kinds = (rusttypes.UNWRAPPED, *kinds)
