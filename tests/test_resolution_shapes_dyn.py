@@ -357,3 +357,15 @@ def test_go_a_closure_parameter_does_not_retype_the_variable_it_shadows(make_rep
     report = checked(make_repo, files, "m.go", "func (s *FlagSet) VisitAll(fn func(*Flag))",
                      "func (s *FlagSet) VisitAll(fn func(*Flag), n int)")
     assert set(direct(report)) == {("m.go", 13)}
+
+
+def test_a_javascript_closure_returned_in_an_object_stays_a_callee_by_name(make_repo) -> None:
+    """rxjs's createAnimator returns `{ cancelAnimationFrame }`, a function defined inside
+    it: `animator.cancelAnimationFrame(id)` may call it (a name-only match, not nothing)."""
+    source = ("function createAnimator() {\n  function cancel(id) {\n    return id;\n  }\n"
+              "  return { cancel };\n}\n"
+              "function use() {\n  const animator = createAnimator();\n"
+              "  return animator.cancel(1);\n}\nmodule.exports = { use };\n")
+    report = checked(make_repo, {"m.js": source}, "m.js", "function cancel(id) {",
+                     "function cancel(id, now) {")
+    assert ("m.js", 9) in direct(report)

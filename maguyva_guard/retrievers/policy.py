@@ -190,10 +190,12 @@ def _is_member(d: Definition) -> bool:
 
 
 def _nested(r: ResolverAPI, d: Definition) -> bool:
-    """A function defined inside a function (a closure, an inner `fn`): no receiver's
-    method, so no `obj.name()` reaches it."""
-    if language_of(d.path) == "python":
-        return False  # `self.f = f` inside a method is common enough; kept as before
+    """A Rust or Go function defined inside a function (an inner `fn`, a closure bound to a
+    local): no receiver's method, so no `obj.name()` reaches it. Elsewhere one may be: a
+    JavaScript factory returns `{ cancel }` (rxjs's createAnimator), Python stores
+    `self.f = f`."""
+    if language_of(d.path) not in ("rust", "go"):
+        return False
     parent = r.scope(d.path).by_qualified.get(d.parent)
     return parent is not None and parent.kind in (FUNCTION, METHOD)
 
