@@ -12,7 +12,7 @@ from maguyva_guard.records import (
     METHOD,
     Definition,
 )
-from maguyva_guard.retrievers import rusttypes
+from maguyva_guard.retrievers import rustchains, rusttypes
 from maguyva_guard.retrievers.resolution_base import (
     CLASS_KINDS,
     GO_RECEIVER,
@@ -72,7 +72,7 @@ class Inference:
         if not expr or hops > MAX_HOPS:
             return None
         if language_of(path) == "rust" and "(" in expr:  # `a.f()?.g()`: step by step
-            return rusttypes.chain_type(self, path, scope, expr, hops)
+            return rustchains.chain_type(self, path, scope, expr, hops)
         if expr.endswith(")"):
             callee = expr[: expr.find("(")].strip()
             if callee.startswith("new ") and language_of(path) in _ECMA:
@@ -215,7 +215,7 @@ class Inference:
                 if kind in (ANNOTATED, DECLARED, GO_DECLARED):
                     e = self.resolve_expression(path, scope, m.group(1), hops + 1)
                 elif kind == rusttypes.UNWRAPPED:
-                    e = rusttypes.chain_type(self, path, scope, m.group(1) or m.group(2),
+                    e = rustchains.chain_type(self, path, scope, m.group(1) or m.group(2),
                                              hops + 1, unwrap=m.group(1) is None)
                 else:  # `var = f(...)`, `with f(...) as var`
                     e = self.called(self.callee(path, scope, m.group(1), hops + 1), hops)

@@ -15,7 +15,7 @@ from maguyva_guard.records import (
     Definition,
     Reference,
 )
-from maguyva_guard.retrievers import rusttypes, scripting
+from maguyva_guard.retrievers import rustchains, rusttypes, scripting
 from maguyva_guard.retrievers.cfamily import resolve_c
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.resolution_base import (
@@ -78,7 +78,7 @@ class Policy:
         receiver = scripting.receiver(language_of(ref.path), ref.receiver)
         if language == "rust":
             rusttypes.resolving(self, ref.path, ref.line)
-            receiver = rusttypes.receiver_tail(receiver)
+            receiver = rustchains.receiver_tail(receiver)
         if receiver and receiver == self.receiver_variable(ref.path, ref.scope):
             receiver = "self"
         elif receiver == "base" and language_of(ref.path) == "csharp":

@@ -23,7 +23,7 @@ The resolver is composed of six parts, one job each: modnames.py (module names f
 paths), bindings.py (what a name means where), namespaces.py (packages of C#, Kotlin,
 Scala, Swift), inference.py (types guessed from code),
 foreign.py (receivers shown to be of a type outside the repository; Rust's in
-rusttypes.py, with Rust's declared return types) and
+rusttypes.py, with Rust's declared return types, and rustchains.py) and
 policy.py (how each kind of reference is resolved); resolution_base.py holds what they share.
 """
 
