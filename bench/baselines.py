@@ -11,7 +11,7 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bench import measure
@@ -38,6 +38,10 @@ class Answer:
     error: str = ""
     lines: dict[Caller, int] = field(default_factory=dict)  # a reference line per caller
     inner_seconds: float | None = None  # time the tool reports for its own work
+    # maguyva-guard: its depth-1 possible (name-only) callers, listed apart from `callers`,
+    # and whether it called its answer complete (False: a lower bound, never "no impact")
+    possible: tuple[Caller, ...] = ()
+    complete: bool | None = None
 
 
 @dataclass
@@ -236,4 +240,7 @@ def maguyva(ctx: Context, scenario: Scenario, preset: str, clone: Path | None = 
     except json.JSONDecodeError:
         return _failed(tool, run, "stdout is not JSON")
     inner = payload.get("stats", {}).get("query_seconds")
-    return _ranked(tool, scenario, affected_callers(ctx, payload), run, inner=inner)
+    answer = _ranked(tool, scenario, affected_callers(ctx, payload), run, inner=inner)
+    possible = affected_callers(ctx, {"affected": payload.get("possible", [])})
+    return replace(answer, possible=tuple(dict.fromkeys(c for c, _ in possible)),
+                   complete=payload.get("complete"))

@@ -15,15 +15,19 @@ Per diff: changed files by class, changed symbols, the headline (affected caller
 mentions, docs to review, how many affected entries came from fallback searches (the
 target is none), cold and warm wall time; and, for every Python function or method whose
 signature changed, depth-1 callers scored against jedi with lifted limits and the `goto`
-sweep (bench/oracle.py), on the newer release's files. The TypeScript project has no
-oracle here: tsc, as bench/tsleg.py uses it, judges seeded changes by the errors they
+sweep (bench/oracle.py), on the newer release's files. A constructor's callers are its
+class's references that can call it: jedi's references to the class minus those inside a
+type annotation, a `cast(T, ...)` or an `isinstance`/`issubclass` test. The TypeScript
+project has no oracle here: tsc, as bench/tsleg.py uses it, judges seeded changes by the errors they
 cause, and a release diff updates its callers, so there are no errors to read.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import datetime
+import functools
 import json
 import platform
 import shutil
@@ -84,6 +88,8 @@ class DiffResult:
     fn: int = 0
     tp_resolved: int = 0  # the same, counting exact and probable links only
     fp_resolved: int = 0
+    possible_tp: int = 0  # possible (name-only) callers, listed apart: agreed with jedi
+    possible_fp: int = 0
     misses: list[str] = field(default_factory=list)
     extras: list[str] = field(default_factory=list)
     error: str = ""
@@ -193,7 +199,10 @@ def score_signatures(result: DiffResult, payload: dict, tree: Path,
             found = ([oracle.Reference(*r) for r in refs], seconds)
             cache.put(key, *found)
             cache.save()
-        truth = set(mapper.callers(found[0], exclude=Caller(sym["path"], scope.qualname)))
+        refs = found[0]
+        if asked is not scope:  # a constructor: the class's references that can call it
+            refs = [r for r in refs if not _type_only(texts.get(r.path, ""), r.line, r.col)]
+        truth = set(mapper.callers(refs, exclude=Caller(sym["path"], scope.qualname)))
         truth.discard(Caller(sym["path"], asked.qualname))
         ours, resolved = _ours(payload, sym["qualified_name"], mapper)
         result.tp += len(truth & ours)
@@ -201,6 +210,10 @@ def score_signatures(result: DiffResult, payload: dict, tree: Path,
         result.fn += len(truth - ours)
         result.tp_resolved += len(truth & resolved)
         result.fp_resolved += len(resolved - truth)
+        maybe, _ = _ours({"affected": payload.get("possible", [])}, sym["qualified_name"],
+                         mapper)
+        result.possible_tp += len(truth & (maybe - ours))
+        result.possible_fp += len(maybe - ours - truth)
         name = sym["qualified_name"]
         result.misses += [f"{name}: {c.path} {c.symbol}" for c in sorted(truth - ours)]
         result.extras += [f"{name}: {c.path} {c.symbol}" for c in sorted(ours - truth)]
@@ -223,6 +236,41 @@ def _ours(payload: dict, changed: str, mapper: Mapper) -> tuple[set[Caller], set
         if link["confidence"] != "ambiguous":
             resolved.add(caller)
     return ours, resolved
+
+
+def _type_only(text: str, line: int, col: int) -> bool:
+    """Whether a reference to a class at (line, col) (1-based line, 0-based column) only
+    names its type: inside an annotation, a `cast(T, ...)`'s type, or the class argument
+    of `isinstance`/`issubclass`. A constructor's signature change cannot break those;
+    jedi's references to the class include them (werkzeug: `headers: ds.Headers | list`
+    was a "caller" of `Headers.__init__`)."""
+    spans = _type_spans(text)
+    return any((a, b) <= (line, col) < (c, d) for a, b, c, d in spans)
+
+
+@functools.lru_cache(maxsize=256)
+def _type_spans(text: str) -> tuple[tuple[int, int, int, int], ...]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return ()
+    found: list[ast.AST] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            found.append(node.annotation)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns:
+            found.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            found.append(node.annotation)
+        elif isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else \
+                getattr(node.func, "id", "")
+            if name in ("isinstance", "issubclass") and len(node.args) == 2:
+                found.append(node.args[1])
+            elif name == "cast" and node.args:
+                found.append(node.args[0])
+    return tuple((n.lineno, n.col_offset, n.end_lineno or n.lineno, n.end_col_offset or 0)
+                 for n in found)
 
 
 def _class_of(scope, text: str):  # -> pysource.Scope
@@ -309,6 +357,8 @@ def render(results: list[DiffResult], meta: dict) -> str:
     fn = sum(r.fn for r in results)
     tpr = sum(r.tp_resolved for r in results)
     fpr = sum(r.fp_resolved for r in results)
+    ptp = sum(r.possible_tp for r in results)
+    pfp = sum(r.possible_fp for r in results)
     lines = ["# Real release diffs (bench/prs.py)", "",
              f"Run {meta['date']} on {meta['machine']}; `{meta['command']}`.", "",
              "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
@@ -318,8 +368,9 @@ def render(results: list[DiffResult], meta: dict) -> str:
               f"recall {_pct(tp / (tp + fn) if tp + fn else None)} "
               f"({tp} agreed, {fp} extra, {fn} missed); counting exact and probable links only, "
               f"precision {_pct(tpr / (tpr + fpr) if tpr + fpr else None)} "
-              f"({tpr} agreed, {fpr} extra). Ambiguous links (a name match on a receiver of "
-              "unknown type) stay affected only for a symbol with no resolved caller.", ""]
+              f"({tpr} agreed, {fpr} extra). Possible callers (name matches on a receiver "
+              f"of unknown type, listed apart, never affected): {ptp} of them agree with jedi, "
+              f"{pfp} do not.", ""]
     for r in results:
         if r.lower_bound_files or r.misses or r.extras or not r.complete:
             lines.append(f"## {r.project} {r.base} → {r.head}")

@@ -49,7 +49,9 @@ def _scenario_json(run: ProjectRun) -> list[dict]:
                        "callers": [[c.path, c.symbol] for c in item.callers]},
             "tools": {tool: {"ok": a.ok, "error": a.error, "seconds": round(a.seconds, 4),
                              "inner_seconds": a.inner_seconds, "max_rss_mb": round(a.max_rss_mb),
-                             "callers": [[c.path, c.symbol, a.lines.get(c)] for c in a.callers]}
+                             "callers": [[c.path, c.symbol, a.lines.get(c)] for c in a.callers],
+                             "possible": [[c.path, c.symbol] for c in a.possible],
+                             "complete": a.complete}
                       for tool, a in per_tool.items()},
         })
     return out
@@ -93,7 +95,27 @@ def _project_md(run: ProjectRun) -> str:
     if run.notes:
         lines += ["One-time setup: " + "; ".join(f"{k} {v}" for k, v in run.notes.items()), ""]
     lines += [tables.table(scores, run.unavailable), ""]
+    lines += _empty_answers(run)
     return "\n".join(lines)
+
+
+def _empty_answers(run: ProjectRun) -> list[str]:
+    """maguyva-guard's answers with no affected caller where the oracle has some: a false
+    "no impact" is one that called itself complete; a lower bound that lists possible
+    (name-only) callers is not one (false-safe above counts both)."""
+    out = []
+    for tool in sorted({t for per in run.answers for t in per if t.startswith("maguyva-guard")}):
+        empty = [(i, per[tool]) for i, per in zip(run.sample.items, run.answers, strict=True)
+                 if i.callers and per[tool].ok and not per[tool].callers]
+        if not empty:
+            continue
+        claimed = sum(1 for _, a in empty if a.complete)
+        listed = sum(len(set(a.possible) & set(i.callers)) for i, a in empty)
+        out += [f"{tool}: {len(empty)} scenarios with callers and no affected caller; "
+                f"{claimed} of them said complete (a false \"no impact\"), "
+                f"{len(empty) - claimed} said lower bound, their possible callers holding "
+                f"{listed} of the oracle's {sum(len(i.callers) for i, _ in empty)}.", ""]
+    return out
 
 
 def _overall_md(runs: list[ProjectRun]) -> str:

@@ -235,16 +235,37 @@ def test_name_only_matches_are_possible_callers_not_affected(make_repo):
     assert report["complete"] is False
 
 
-def test_name_only_matches_stay_affected_when_nothing_resolved(make_repo):
+def test_name_only_matches_are_possible_callers_when_nothing_resolved(make_repo):
+    """A symbol whose only callers are name matches gets them as possible callers, never
+    as affected ones (a word search found them), and the report says it is a lower bound
+    and why, never "no impact"; the risk of the breaking change stays low, not none."""
     repo = make_repo({**FILES, "app/jobs.py": (
         "class Job:\n    def parse_config(self, text):\n        return text\n\n\n"
         "def run(thing):\n    return thing.parse_config('x')\n")})
     edit(repo, "app/jobs.py", "    def parse_config(self, text):",
          "    def parse_config(self, text, strict):")
     report = check_json(repo)
-    (entry,) = report["affected"]  # never "nothing affected" while candidates exist
+    assert report["affected"] == []
+    (entry,) = report["possible"]
     assert (entry["symbol"], entry["confidence"]) == ("app.jobs.run", "ambiguous")
-    assert report["possible"] == [] and report["complete"] is False
+    assert report["complete"] is False
+    assert report["incomplete_reasons"] == [
+        "app.jobs.Job.parse_config: no resolved caller, 1 possible caller matched by name "
+        "only (listed apart)",
+        "possible callers: 1 call site matched by name only (receiver type unknown), "
+        "listed apart"]
+    assert report["summary"].startswith("No affected callers found, but this is a lower "
+                                        "bound: app.jobs.Job.parse_config: no resolved")
+    assert [s["risk"] for s in report["changed_symbols"]] == ["low"]
+    code, out, _ = check(repo, "--fail-on", "low")
+    assert code == 1
+    assert "Possible callers (1; name match only, the receiver's type is unknown):" in out
+    assert "app/jobs.py:7 app.jobs.run [for app.jobs.Job.parse_config]" in out
+    assert ("app.jobs.Job.parse_config  signature changed  risk low  app/jobs.py:2\n"
+            "  no resolved caller; 1 possible caller matched by name only, listed below\n"
+            ) in out
+    markdown = check(repo, "--format", "markdown")[1]
+    assert "| signature changed | **low** | 0 (+1 possible) |" in markdown
 
 
 def test_renaming_the_implementation_behind_overloads_is_a_rename(make_repo):

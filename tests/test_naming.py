@@ -102,6 +102,21 @@ def test_every_format_uses_the_users_names(make_repo):
     assert uris == {"src/widgets/cli.py"}  # paths stay paths
 
 
+def test_the_reasons_name_symbols_as_the_lists_do(make_repo):
+    """A reason that names a changed symbol (its callers are possible ones only) uses the
+    user's name, as changed_symbols does: it said `src.widgets.jobs.Job.parse`."""
+    files, folder, _ = LAYOUTS["src-layout (setuptools find where=src)"]
+    repo = make_repo({**files, f"{folder}/jobs.py": (
+        "class Job:\n    def parse(self, text):\n        return text\n\n\n"
+        "def run(thing):\n    return thing.parse('x')\n")})
+    edit(repo, f"{folder}/jobs.py", "def parse(self, text):", "def parse(self, text, strict):")
+    report = check_json(repo)
+    assert report["incomplete_reasons"][0] == (
+        "widgets.jobs.Job.parse: no resolved caller, 1 possible caller matched by name only "
+        "(listed apart)")
+    assert "src.widgets" not in report["summary"]
+
+
 def test_a_renamed_symbols_callers_stay_grouped_under_it(make_repo):
     files, folder, _ = LAYOUTS["src-layout (setuptools find where=src)"]
     repo = make_repo(files)

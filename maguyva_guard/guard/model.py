@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.guard.files import ANALYSED
-from maguyva_guard.guard.risk import max_risk
+from maguyva_guard.guard.risk import is_due_to, max_risk
 from maguyva_guard.records import (
     AMBIGUOUS,
     Affected,
@@ -49,6 +49,25 @@ POSSIBLE_PREFIX = "possible callers:"
 def possible_reason(count: int) -> str:
     return (f"{POSSIBLE_PREFIX} {plural(count, 'call site')} matched by name only (receiver"
             " type unknown), listed apart")
+
+
+def only_possible_reasons(changed: Sequence[ChangedSymbol], affected: Sequence[Affected],
+                          possible: Sequence[Affected]) -> list[str]:
+    """Per changed symbol whose callers are all possible ones (matched by name only): the
+    report lists no affected caller for it, which is a lower bound, not "no impact"."""
+    out = []
+    for c in changed:
+        if any(is_due_to(a, c) for a in affected):
+            continue
+        n = sum(1 for a in possible if is_due_to(a, c))
+        if n:
+            out.append(f"{c.qualified_name}: no resolved caller, "
+                       f"{plural(n, 'possible caller')} matched by name only (listed apart)")
+    if len(out) <= UNREAD_NAMED:
+        return out
+    return [*out[:UNREAD_NAMED],
+            f"{plural(len(out) - UNREAD_NAMED, 'more changed symbol')} with possible callers "
+            "only"]
 
 
 def fallback_reason(count: int) -> str:
@@ -166,6 +185,8 @@ class ImpactReport:
             reasons = derived_reasons(self.affected, self.fallbacks)
             reasons.extend(unread_reasons(self.files))
         if self.possible and not any(r.startswith(POSSIBLE_PREFIX) for r in reasons):
+            only = only_possible_reasons(self.changed_symbols, self.affected, self.possible)
+            reasons.extend(r for r in only if r not in reasons)
             reasons.append(possible_reason(len(self.possible)))
         if not self.complete and not reasons:
             reasons.append(UNSPECIFIED_REASON)

@@ -291,4 +291,15 @@ def for_users(report: ImpactReport, roots: Roots) -> ImpactReport:
 
     return replace(report, changed_symbols=changed,
                    affected=tuple(renamed(a) for a in affected),
-                   possible=tuple(renamed(a) for a in possible))
+                   possible=tuple(renamed(a) for a in possible),
+                   incomplete_reasons=_renamed_reasons(report.incomplete_reasons, names))
+
+
+def _renamed_reasons(reasons: tuple[str, ...], names: dict[str, str]) -> tuple[str, ...]:
+    """The reasons with the symbols they name renamed as the lists are (a reason names a
+    changed symbol whose callers are possible only, or called implicitly)."""
+    if not names or not reasons:
+        return reasons
+    pattern = re.compile(r"(?<![\w.])(?:" + "|".join(
+        re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")(?![\w])")
+    return tuple(pattern.sub(lambda m: names[m.group(0)], r) for r in reasons)

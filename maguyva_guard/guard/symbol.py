@@ -74,7 +74,7 @@ def impact(store: Store, symbol: str, *, preset: str = spec.THOROUGH, depth: int
     affected, possible = guard._split_possible(everything)
     return model.ImpactReport(
         repo=".", base=None, head=model.STAGED,
-        changed_symbols=risk.assess((changed,), affected), affected=tuple(affected),
+        changed_symbols=risk.assess((changed,), [*affected, *possible]), affected=tuple(affected),
         stats=model.Stats(files_indexed=len(store.files())), possible=tuple(possible),
     )
 

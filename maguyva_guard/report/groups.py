@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from maguyva_guard.config import DEFAULT_MAX_CALLERS
 from maguyva_guard.guard.model import ImpactReport, ranked
@@ -19,6 +19,7 @@ class SymbolGroup:
     changed: ChangedSymbol | None
     callers: tuple[Affected, ...]  # ranked, all of them
     shown: tuple[Affected, ...]  # the first `max_callers`
+    possible: int = 0  # its possible (name-only) callers, listed apart from `callers`
 
     @property
     def hidden(self) -> int:
@@ -35,7 +36,9 @@ def groups(report: ImpactReport, max_callers: int = DEFAULT_MAX_CALLERS) -> list
     out = []
     for changed in report.changed_symbols:
         mine = tuple(a for a in order if is_due_to(a, changed))
-        out.append(_group(changed.qualified_name, changed, mine, max_callers))
+        group = _group(changed.qualified_name, changed, mine, max_callers)
+        maybe = sum(1 for a in report.possible if is_due_to(a, changed))
+        out.append(replace(group, possible=maybe) if maybe else group)
     out.sort(key=lambda g: (-LEVELS.index(g.changed.risk) if g.changed else 0, -len(g.callers)))
     others: dict[str, list[Affected]] = {}
     for a in order:

@@ -23,6 +23,7 @@ from maguyva_guard import spec
 from maguyva_guard.extract.languages import language_for
 from maguyva_guard.records import (
     AMBIGUOUS,
+    ANNOTATION,
     CALL,
     CLASS,
     CONFIDENCE_RANK,
@@ -203,6 +204,10 @@ class GraphRetriever:
             if type_calls is not None and keys & wanted == {type_calls} and \
                     ref.kind not in (CALL, INHERIT):
                 continue
+            if constructor_of is not None and keys & wanted == {
+                    (constructor_of.path, constructor_of.qualified_name)} and (
+                    ref.kind == ANNOTATION or (ref.kind == USE and self.type_test(ref))):
+                continue  # `h: Headers`, `isinstance(h, Headers)`: no constructor runs
             if keys & wanted or (ref.kind == CALL and keys & heirs):
                 if (ref.path, ref.scope) == (target.path, target.qualified_name):
                     continue  # recursion is not a caller of interest
@@ -245,6 +250,15 @@ class GraphRetriever:
                     and (ref.scope == d.parent or ref.scope.startswith(d.parent + ".")):
                 return True
         return False
+
+    def type_test(self, ref: Reference) -> bool:
+        """Whether the class `ref` names is, on its line, only the class argument of an
+        `isinstance`/`issubclass` test (Python): that runs no constructor."""
+        lines = self.resolver.lines(ref.path)
+        line = lines[ref.line - 1] if 0 < ref.line <= len(lines) else ""
+        if "isinstance(" not in line and "issubclass(" not in line:
+            return False
+        return re.search(rf"\b{re.escape(ref.name)}\b", _TYPE_TEST.sub("", line)) is None
 
     def heirs(self, cls: Definition, constructor: str) -> list[Definition]:
         """Subclasses of `cls` (transitively) that do not define `constructor` themselves:
@@ -349,6 +363,11 @@ def _accessor(target: Definition) -> str:
 
 def _ref_order(ref: Reference) -> tuple[str, int]:
     return (ref.path, ref.line)
+
+
+# `isinstance(x, C)`, `issubclass(k, (A, C))`: the class argument, removed to see whether
+# the name is also used otherwise on that line.
+_TYPE_TEST = re.compile(r"\b(?:isinstance|issubclass)\(\s*[^,()]+,\s*(?:\([^()]*\)|[^()]*)\)")
 
 
 def _constructor(target: Definition) -> bool:

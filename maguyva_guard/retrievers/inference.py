@@ -65,6 +65,21 @@ class Inference:
             d = owner
         return ""
 
+    def cls_is_receiver(self: ResolverAPI, path: str, scope: str) -> bool:
+        """Whether `cls` in `scope` is the class: anywhere but in a Python method whose
+        first parameter is not `cls` (there `cls = self.storage_class` makes it a local)."""
+        if language_of(path) != "python":
+            return True
+        fs = self.scope(path)
+        d = fs.by_qualified.get(scope)
+        while d is not None and d.kind not in CLASS_KINDS:
+            owner = fs.by_qualified.get(d.parent) if d.parent else None
+            if owner is not None and owner.kind in CLASS_KINDS:
+                m = _FIRST_PARAMETER.search(d.signature)
+                return m is None or m.group(1) == "cls"
+            d = owner
+        return True
+
     def resolve_expression(self: ResolverAPI, path: str, scope: str, expr: str, hops: int = 0
     ) -> Entity | None:
         """A receiver or qualifier as written ("self.client", "mod.Cls()", "obj") to an entity."""
@@ -88,10 +103,15 @@ class Inference:
         head, *rest = expr.split(".")
         entity: Entity | None
         managed = language_of(path) in NAMESPACE_LANGUAGES
-        if is_self(head, language_of(path)) or head == self.receiver_variable(path, scope):
+        receiver = is_self(head, language_of(path)) or head == self.receiver_variable(path,
+                                                                                     scope)
+        if head == "cls" and receiver and not self.cls_is_receiver(path, scope):
+            receiver = False  # `cls = self.storage_class` in an ordinary method: a local
+        if receiver:
             cls = self.enclosing_class(path, scope)
-            if cls is None:
-                return None
+            if cls is None:  # `def fget(self: Response)` nested in a function: annotated
+                entity = self.local_type(path, scope, head, hops + 1)
+                return self.attribute_chain(entity, rest, hops) if entity is not None else None
             entity = Entity("instance", path=path, definition=cls)
             if rest:
                 found = self.attribute_type(cls, rest[0], hops + 1)
@@ -110,13 +130,27 @@ class Inference:
             if entity is None and managed:
                 cls = self.enclosing_class(path, scope)  # a field, read without `this.`
                 entity = self.attribute_type(cls, head, hops + 1) if cls is not None else None
-        for seg in rest:
-            if entity is None:
-                return None
-            entity = _property_type(self, self.member(entity, seg, hops + 1), hops + 1)
+        entity = self.attribute_chain(entity, rest, hops) if entity is not None else None
         if managed and entity is not None and _is_property(entity):
             return self.declared_type(entity, hops + 1)  # `client.dispatcher`: its type
         return entity
+
+    def attribute_chain(self: ResolverAPI, entity: Entity, rest: list[str],
+                        hops: int) -> Entity | None:
+        """`entity.a.b`: each segment a member (a property read as what it returns), else,
+        on a Python instance, an attribute its class types (`headers: Headers` in the class
+        body, `self.headers = Headers()` in a method: `event.headers` of `event: File`)."""
+        current: Entity | None = entity
+        for seg in rest:
+            if current is None:
+                return None
+            member = self.member(current, seg, hops + 1)
+            if member is None and current.kind == "instance" and current.definition is not None \
+                    and language_of(current.definition.path) == "python":
+                current = self.attribute_type(current.definition, seg, hops + 1)
+                continue
+            current = _property_type(self, member, hops + 1)
+        return current
 
     def rust_module(self: ResolverAPI, path: str, expr: str) -> Entity | None:
         """Rust: a qualifier that names a whole module of the crate: `crate::a::b`,
@@ -201,7 +235,9 @@ class Inference:
             kinds = _possible(line, needle)
             if csharp:  # `Store s = ...`, `Store s;`, a parameter `(Store s)`
                 kinds = tuple(k for k in kinds if k == ASSIGN) + (DECLARED,)
-            elif go and (raw or line.lstrip().startswith("func") or "var " in line):
+            elif language_of(path) != "python":
+                kinds = tuple(k for k in kinds if k not in PYTHON_ONLY)
+            if go and (raw or line.lstrip().startswith("func") or "var " in line):
                 # a parameter of the function itself `func F(s *Store)` (not of a closure
                 # inside it: `f.Visit(func(f *Flag) {..})` rebinds f there), `var s Store`,
                 # a struct field `items Store`
@@ -211,6 +247,12 @@ class Inference:
             for kind in kinds:
                 m = _pattern(kind, name).search(line)
                 if m is None:
+                    continue
+                if kind in (ALIAS, CLASS_OF):
+                    found = _class_or_instance(
+                        self.resolve_expression(path, scope, m.group(1), hops + 1))
+                    if found is not None:
+                        return found
                     continue
                 if kind in (ANNOTATED, DECLARED, GO_DECLARED):
                     e = self.resolve_expression(path, scope, m.group(1), hops + 1)
@@ -331,7 +373,11 @@ class Inference:
             found = rusttypes.declared_return(self, fn, hops)
         elif language_of(fn.path) == "python" and hops <= MAX_HOPS:
             m = _RETURN_ANNOTATION.search(fn.signature)
-            if m is not None:
+            if m is not None and m.group(1).split(".")[-1] == "Self":  # `-> te.Self`
+                cls = self.enclosing_class(fn.path, fn.qualified_name)
+                found = _instance(Entity("definition", path=cls.path, definition=cls)
+                                  if cls is not None else None)
+            elif m is not None:
                 found = _instance(self.resolve_expression(fn.path, fn.qualified_name,
                                                           m.group(1), hops + 1))
             else:
@@ -372,7 +418,13 @@ class Inference:
 
 
 ASSIGN, ANNOTATED, CONTEXT, LOOP, DECLARED = "assign", "annotated", "context", "loop", "declared"
+ALIAS, CLASS_OF = "alias", "class_of"
+# Python shapes: `storage_class = ds.Headers` (the class itself, or `h = other` an instance
+# already typed) and `storage_class: type[Headers]` (the class itself).
+PYTHON_ONLY = (ALIAS, CLASS_OF)
 _BINDINGS: dict[str, str] = {
+    ALIAS: r"(?<![\w.]){name}\s*(?::[^=]+)?=\s*([A-Za-z_][\w.]*)\s*(?:#.*)?$",
+    CLASS_OF: r"(?<![\w.]){name}\s*:\s*(?:[A-Za-z_]\w*\.)?[Tt]ype\[\s*['\"]?([A-Za-z_][\w.]*)",
     # `v = C(...)`; `new C(...)` in JS/TS/Java, `C<T>(...)` too; Go's `v := &C{...}` and
     # Rust's `let v = C { .. }`: a composite literal of C
     # (Rust: `let v = Type::new(..)`, a path with `::`.)
@@ -437,6 +489,10 @@ def _possible(line: str, needle: str) -> tuple[str, ...]:
     kinds: list[str] = []
     if ("=" in after or ":" in after) and ("(" in line or "{" in line):
         kinds.append(ASSIGN)
+    if ("=" in after or ":" in after) and "(" not in line:
+        kinds.append(ALIAS)
+    if ":" in after and "ype[" in line:
+        kinds.append(CLASS_OF)
     if ":" in after:
         kinds.append(ANNOTATED)
     if "with" in line and "as" in line:
@@ -448,7 +504,10 @@ _CONTAINER = (r"(?:[A-Za-z_]\w*\.)?"  # `typing.`, `t.`
               r"(?:[Ll]ist|[Ss]et|[Ff]rozen[Ss]et|[Tt]uple|Sequence|Iterable|Iterator"
               r"|Generator|Collection|AbstractSet|MutableSequence|deque)")
 _CONTAINER_RETURN = re.compile(rf"->\s*['\"]?{_CONTAINER}\[\s*['\"]?([A-Za-z_][\w.]*)")
-_RETURN_ANNOTATION = re.compile(r"->\s*['\"]?([A-Za-z_][\w.]*)['\"]?\s*:?\s*$")
+# `-> Session`, `-> "Session"`, `-> MultiDict[str, str]` (the class; its type arguments
+# say nothing about which methods run)
+_RETURN_ANNOTATION = re.compile(
+    r"->\s*['\"]?([A-Za-z_][\w.]*)(?:\[[^'\"]*\])?['\"]?\s*:?\s*$")
 
 
 
@@ -491,6 +550,16 @@ def _property_type(r: ResolverAPI, e: Entity | None, hops: int) -> Entity | None
 
 
 _PROPERTY = re.compile(r"@(?:[\w.]*\.)?(?:property|cached_property)\b")
+
+
+def _class_or_instance(e: Entity | None) -> Entity | None:
+    """What a name bound to `e` holds, when `e` is a class of the project (the class itself:
+    calling it builds an instance) or an instance of one; anything else says nothing."""
+    if e is None or e.definition is None or e.definition.kind not in CLASS_KINDS:
+        return None
+    if e.kind == "instance":
+        return Entity("instance", path=e.path, definition=e.definition, sure=False)
+    return Entity("definition", path=e.path, definition=e.definition, sure=False)
 
 
 def _instance(e: Entity | None) -> Entity | None:
