@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -25,6 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import corpus  # noqa: E402
+
+_CPU: list[float] = []  # each run's child CPU seconds, in order
 
 
 def _stage_change(repo: Path) -> str:
@@ -47,9 +50,12 @@ def _stage_change(repo: Path) -> str:
 def _run(checkout: Path, repo: Path) -> tuple[float, list]:
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     started = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run([sys.executable, "-m", "maguyva_guard", "check", "--repo", str(repo),
                           "--format", "json"], env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    _CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     report = json.loads(out.stdout) if out.stdout.strip() else {}
     callers = sorted((a["path"], a["symbol"], a["line"]) for a in report.get("affected", []))
     return seconds, callers
@@ -74,16 +80,21 @@ def main() -> int:
     for side in ("old", "new"):  # warm: build each side's index once
         _run(checkouts[side], repos[side])
     times: dict[str, list[float]] = {"old": [], "new": []}
+    cpu: dict[str, list[float]] = {"old": [], "new": []}  # user+sys: what load does not inflate
     callers: dict[str, list] = {}
     for _ in range(args.runs):
         for side in ("old", "new"):
             seconds, found = _run(checkouts[side], repos[side])
             times[side].append(seconds)
+            cpu[side].append(_CPU[-1])
             callers[side] = found
     old, new = statistics.median(times["old"]), statistics.median(times["new"])
     print(f"{args.project} {args.version}, one staged signature change of {name}, "
           f"{args.runs} alternating runs each (warm index)")
     print(f"old median {old:.3f} s, new median {new:.3f} s, new/old {new / old:.2f}")
+    old_cpu, new_cpu = statistics.median(cpu["old"]), statistics.median(cpu["new"])
+    print(f"CPU (user+sys) old median {old_cpu:.3f} s, new median {new_cpu:.3f} s, "
+          f"new/old {new_cpu / old_cpu:.2f}; load average {os.getloadavg()[0]:.1f}")
     same = callers["old"] == callers["new"]
     print(f"callers: old {len(callers['old'])}, new {len(callers['new'])}"
           f"{' (same)' if same else ' (differ)'}")

@@ -50,6 +50,7 @@ from maguyva_guard.records import (
 )
 from maguyva_guard.retrievers.base import Retriever, SearchRequest
 from maguyva_guard.retrievers.protocols import implicit_reason, is_protocol_method
+from maguyva_guard.retrievers.rustsyntax import is_rust_syntax_method
 from maguyva_guard.retrievers.syntaxcalls import syntax_called, syntax_reason
 from maguyva_guard.search import engine
 
@@ -420,10 +421,10 @@ def _report(
     ]
     everything.sort(key=lambda a: (-a.score, -a.centrality, a.depth, a.path, a.line))
     affected, possible = _split_possible(everything)
-    implicit = [implicit_reason(c) for c in change_set.changed if is_protocol_method(c)
-                and language_for(c.path) == "python"]
+    implicit = [implicit_reason(c) for c in change_set.changed if (
+        is_protocol_method(c) and language_for(c.path) == "python") or is_rust_syntax_method(c)]
     implicit += [syntax_reason(c.qualified_name, c.path) for c in change_set.changed
-                 if syntax_called(c)]
+                 if syntax_called(c) and not is_rust_syntax_method(c)]
     reasons = (*implicit, *model.derived_reasons(affected, change_set.fallbacks),
                *model.unread_reasons(files)) if implicit else ()
     return model.ImpactReport(

@@ -10,7 +10,7 @@ from maguyva_guard.records import (
     Definition,
     Reference,
 )
-from maguyva_guard.retrievers import scripting
+from maguyva_guard.retrievers import rusttypes, scripting
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES, PACKAGE_LANGUAGES
 from maguyva_guard.retrievers.resolution_base import (
     CLASS_KINDS,
@@ -166,6 +166,8 @@ class Bindings:
             found = self.module_binding(entity.path, name, hops)
             if found is not None:
                 return found
+            if language_of(entity.path) == "rust":  # `ast::parse`: a `mod parse;` of it
+                return self.rust_module(entity.path, name)
             module = self.module_of_path.get(entity.path)
             sub = self.modules.get(f"{module}.{name}") if module else None
             return Entity("module", path=sub) if sub else None
@@ -227,6 +229,8 @@ class Bindings:
             for block in self.source.definitions(qualified_name=cls.qualified_name):
                 if block != cls and block.kind == cls.kind:
                     written.extend(b for b in block.bases if b not in written)
+        if language_of(cls.path) == "rust":  # `impl Tr for S {}`: S gets Tr's default methods
+            written.extend(t for t in rusttypes.implemented(self, cls) if t not in written)
         for base in written:
             head, _, rest = base.partition("[")  # Generic[T] -> Generic
             e = self.resolve_expression(cls.path, cls.parent, head.strip(), hops)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from maguyva_guard.extract.languages import language_for as language_of
+from maguyva_guard.retrievers import rusttypes
 from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, SELF_NAMES, ResolverAPI
 
 # Concrete builtin types (and typing's aliases of them): no repository method runs on one.
@@ -34,6 +35,8 @@ class Foreign:
     def foreign_receiver(self: ResolverAPI, path: str, scope: str, receiver: str) -> bool:
         """`receiver` is a bare local, parameter or module name, or `self.attr`, whose
         annotation or assigned literal names a type outside the repository."""
+        if language_of(path) == "rust":
+            return rusttypes.std_typed(self, path, scope, receiver)
         if language_of(path) != "python":
             return False
         head, _, attr = receiver.partition(".")

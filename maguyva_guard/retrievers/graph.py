@@ -41,10 +41,12 @@ from maguyva_guard.records import (
 )
 from maguyva_guard.retrievers import cfamsyntax, overloads
 from maguyva_guard.retrievers.base import SearchRequest
-from maguyva_guard.retrievers.passing import invoked_parameters
+from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
+from maguyva_guard.retrievers.passing import assigned_calls, invoked_parameters
 from maguyva_guard.retrievers.protocols import implicit_calls, is_protocol_method
 from maguyva_guard.retrievers.pylocals import LocalBindings
 from maguyva_guard.retrievers.resolve import CLASS_KINDS, Resolver
+from maguyva_guard.retrievers.rustsyntax import is_rust_syntax_method, rust_implicit_calls
 from maguyva_guard.retrievers.textrefs import TextReferences
 
 if TYPE_CHECKING:
@@ -56,6 +58,10 @@ CONSTRUCTORS = frozenset({"__init__", "__new__", "initialize", "__construct"})
 # C# names a constructor after its class; Kotlin, Scala and Swift have these (a class's
 # constructors are not inherited there, so no subclass's calls run one).
 MANAGED_CONSTRUCTORS = {"kotlin": "constructor", "scala": "this", "swift": "init"}
+# Where a function passed as an argument is followed to the calls of its parameter.
+INVOKED_LANGUAGES = frozenset({"python", "javascript", "typescript", "tsx", "go", "rust"})
+# Where `f = target` then `f(...)` in the same function is followed (Python: pylocals.py).
+ASSIGNED_LANGUAGES = INVOKED_LANGUAGES - {"python"}
 MAX_HEIRS = 200  # subclasses followed for a constructor change (a framework's base class)
 
 # How much a graph hit's raw score keeps at each level of certainty (not fusion numbers:
@@ -132,10 +138,11 @@ class GraphRetriever:
                     edge = Edge(ref, t, conf, level, via)
                     edges.append(edge)
                     caller = self.definition_of(ref)
-                    if ref.kind == USE and caller is not None and conf != AMBIGUOUS:
-                        # Passed as a value: the call through the parameter breaks too.
-                        edges.extend(Edge(hop, t, PROBABLE, level, (*via, caller.qualified_name))
-                                     for hop in self.invoked(ref))
+                    if ref.kind == USE and conf != AMBIGUOUS:
+                        # Passed or assigned as a value: the call through it breaks too.
+                        link = caller.qualified_name if caller is not None else MODULE_SYMBOL
+                        edges.extend(Edge(hop, t, PROBABLE, level, (*via, link))
+                                     for hop in self.invoked(ref, caller is not None))
                     key = (ref.path, ref.scope)
                     # Follow resolved edges only: a name-only guess does not fan out further.
                     if caller is not None and key not in seen and ref.kind != IMPORT \
@@ -164,10 +171,10 @@ class GraphRetriever:
     ) -> Iterator[tuple[Reference, str]]:
         names = {target.name}
         constructor_of = None
-        if target.parent and (target.name in CONSTRUCTORS or _managed_constructor(target)):
+        if target.parent and (_constructor(target) or _managed_constructor(target)):
             cls = self.resolver.scope(target.path).by_qualified.get(target.parent)
             if cls is not None and (cls.kind == CLASS or (
-                    cls.kind == TYPE and target.name not in CONSTRUCTORS)):
+                    cls.kind == TYPE and not _constructor(target))):
                 constructor_of = cls  # changing __init__ changes every ClassName(...) call
                 names.add(cls.name)
         wanted = {(target.path, target.qualified_name)}
@@ -175,9 +182,9 @@ class GraphRetriever:
         type_calls: tuple[str, str] | None = None  # the type whose calls alone count
         if constructor_of is not None:
             wanted.add((constructor_of.path, constructor_of.qualified_name))
-            if target.name not in CONSTRUCTORS:  # a type name written elsewhere runs nothing
+            if not _constructor(target):  # a type name written elsewhere runs nothing
                 type_calls = (constructor_of.path, constructor_of.qualified_name)
-        if constructor_of is not None and target.name in CONSTRUCTORS:
+        if constructor_of is not None and _constructor(target):
             for heir in self.heirs(constructor_of, target.name):
                 names.add(heir.name)  # `class B(A): pass`: B() runs A.__init__
                 heirs.add((heir.path, heir.qualified_name))
@@ -190,7 +197,7 @@ class GraphRetriever:
         elif attributes and not target.parent and language_for(target.path) == "python":
             from_text = set(self.recovered.name_uses(target))
             candidates = chain(candidates, sorted(from_text, key=_ref_order))
-        if is_protocol_method(target):
+        if is_protocol_method(target) or is_rust_syntax_method(target):
             yield from ((ref, PROBABLE) for ref in self.implicit(target))
         if cfamsyntax.is_syntax_target(target):
             yield from self.syntax_sites(target)
@@ -291,10 +298,15 @@ class GraphRetriever:
         """Sites whose syntax calls `target` (`for x in Thing()` for `__iter__`), in the
         files that name its class."""
         cls = self.resolver.scope(target.path).by_qualified.get(target.parent)
+        if is_rust_syntax_method(target):  # an `impl` block's method: the type is elsewhere
+            cls = self.resolver.enclosing_class(target.path, target.qualified_name)
         if cls is None:
             return
         paths = {target.path} | {r.path for r in self.store.references(name=cls.name)}
-        yield from implicit_calls(self.resolver, target, paths)
+        if is_rust_syntax_method(target):
+            yield from rust_implicit_calls(self.resolver, target, paths)
+        else:
+            yield from implicit_calls(self.resolver, target, paths)
 
     def other_overload(self, ref: Reference, target: Definition) -> bool:
         """Whether `ref` calls an overload of `target` rather than it (overloads.py)."""
@@ -330,10 +342,13 @@ class GraphRetriever:
         paths = {target.path} | {r.path for r in self.store.references(name=cls.name)}
         yield from cfamsyntax.syntax_sites(self.resolver, target, paths)
 
-    def invoked(self, use: Reference) -> Iterator[Reference]:
-        """For a name passed as an argument, the calls of the parameter it binds."""
-        if language_for(use.path) == "python":
+    def invoked(self, use: Reference, in_function: bool = True) -> Iterator[Reference]:
+        """For a name passed as an argument, the calls of the parameter it binds; for a
+        name assigned to a variable, the calls of that variable."""
+        if in_function and language_for(use.path) in INVOKED_LANGUAGES:
             yield from invoked_parameters(self.resolver, use)
+        if language_for(use.path) in ASSIGNED_LANGUAGES:
+            yield from assigned_calls(self.resolver, use)
 
     def candidates(self, names: set[str]) -> Iterator[Reference]:
         """References carrying one of `names`, and the later uses of aliases they bind."""
@@ -397,6 +412,13 @@ def _ref_order(ref: Reference) -> tuple[str, int]:
 # `isinstance(x, C)`, `issubclass(k, (A, C))`: the class argument, removed to see whether
 # the name is also used otherwise on that line.
 _TYPE_TEST = re.compile(r"\b(?:isinstance|issubclass)\(\s*[^,()]+,\s*(?:\([^()]*\)|[^()]*)\)")
+
+
+def _constructor(target: Definition) -> bool:
+    """A constructor that a subclass without its own inherits: Python's `__init__`, Ruby's
+    `initialize`, PHP's `__construct`, JavaScript's `constructor` (`new B()` runs A's)."""
+    return target.name in CONSTRUCTORS or (
+        target.name == "constructor" and language_for(target.path) in JS_LANGUAGES)
 
 
 def _managed_constructor(target: Definition) -> bool:

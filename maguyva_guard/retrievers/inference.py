@@ -12,7 +12,7 @@ from maguyva_guard.records import (
     METHOD,
     Definition,
 )
-from maguyva_guard.retrievers import scripting
+from maguyva_guard.retrievers import rustchains, rusttypes, scripting
 from maguyva_guard.retrievers.resolution_base import (
     CLASS_KINDS,
     GO_RECEIVER,
@@ -22,6 +22,7 @@ from maguyva_guard.retrievers.resolution_base import (
     SELF_NAMES,
     Entity,
     ResolverAPI,
+    is_self,
 )
 
 _RUST_MOD = re.compile(r"\s*(?:pub(?:\([\w:]+\))?\s+)?mod\s+(\w+)\s*;")
@@ -85,8 +86,12 @@ class Inference:
         expr = expr.strip()
         if not expr or hops > MAX_HOPS:
             return None
+        if language_of(path) == "rust" and "(" in expr:  # `a.f()?.g()`: step by step
+            return rustchains.chain_type(self, path, scope, expr, hops)
         if expr.endswith(")"):
             callee = expr[: expr.find("(")].strip()
+            if callee.startswith("new ") and language_of(path) in _ECMA:
+                callee = callee[len("new "):].strip()  # `new B(1).run()`: an instance of B
             return self.called(self.callee(path, scope, callee, hops + 1), hops)
         if language_of(path) == "rust":
             module = self.rust_module(path, expr)
@@ -98,8 +103,9 @@ class Inference:
         head, *rest = expr.split(".")
         entity: Entity | None
         managed = language_of(path) in NAMESPACE_LANGUAGES
-        receiver = head in SELF_NAMES or head == self.receiver_variable(path, scope)
-        if head == "cls" and not self.cls_is_receiver(path, scope):
+        receiver = is_self(head, language_of(path)) or head == self.receiver_variable(path,
+                                                                                     scope)
+        if head == "cls" and receiver and not self.cls_is_receiver(path, scope):
             receiver = False  # `cls = self.storage_class` in an ordinary method: a local
         if receiver:
             cls = self.enclosing_class(path, scope)
@@ -183,10 +189,17 @@ class Inference:
         d = fs.by_qualified.get(scope)
         while d is not None:
             if d.kind not in CLASS_KINDS:
-                body = self.lines(path)[d.line_start - 1 : d.line_end]
-                found = self.csharp_loop_item(path, d.qualified_name, var, body, hops) \
+                lines = [d.signature, *self.lines(path)[d.line_start - 1 : d.line_end]]
+                # (Rust reads `let x = a.f()` through a's type: the function's own scope;
+                # `let` shadows, so the nearest binding above the line being resolved wins.)
+                rust = language_of(path) == "rust"
+                where = d.qualified_name if rust else d.parent
+                at = rusttypes.resolving_line(self, path) if rust else 0
+                if rust and d.line_start <= at <= d.line_end:
+                    lines = [*reversed(self.lines(path)[d.line_start - 1 : at]), d.signature]
+                found = self.csharp_loop_item(path, d.qualified_name, var, lines[1:], hops) \
                     if language_of(path) == "csharp" else None
-                found = found or self._typed_by(path, d.parent, var, [d.signature, *body], hops)
+                found = found or self._typed_by(path, where, var, lines, hops)
                 if found is not None:
                     return found
             d = fs.by_qualified.get(d.parent) if d.parent else None
@@ -216,8 +229,11 @@ class Inference:
             written = scripting.php_declared_type(lines, needle)
             e = self.resolve_expression(path, scope, written, hops + 1) if written else None
             return _instance(e)
+        go = language_of(path) == "go"
+        rust = language_of(path) == "rust"
+        loop = _LOOPS.get(language_of(path) or "", LOOP)
         for line in lines:
-            m = _pattern(LOOP, name).search(line) if "for" in line else None
+            m = _pattern(loop, name).search(line) if "for" in line else None
             if m is not None:  # `for var in items` / `[... for var in items]`
                 element = self.element_type(path, scope, m.group(1), bool(m.group(2)), hops)
                 if element is not None:
@@ -227,6 +243,13 @@ class Inference:
                 kinds = tuple(k for k in kinds if k == ASSIGN) + (DECLARED,)
             elif language_of(path) != "python":
                 kinds = tuple(k for k in kinds if k not in PYTHON_ONLY)
+            if go and (raw or line.lstrip().startswith("func") or "var " in line):
+                # a parameter of the function itself `func F(s *Store)` (not of a closure
+                # inside it: `f.Visit(func(f *Flag) {..})` rebinds f there), `var s Store`,
+                # a struct field `items Store`
+                kinds = (*kinds, GO_DECLARED)
+            elif rust and "let" in line:  # `let x = a.f()?.g()`, `if let Some(x) = f()`
+                kinds = (rusttypes.UNWRAPPED, *kinds)
             for kind in kinds:
                 m = _pattern(kind, name).search(line)
                 if m is None:
@@ -237,8 +260,11 @@ class Inference:
                     if found is not None:
                         return found
                     continue
-                if kind in (ANNOTATED, DECLARED):
+                if kind in (ANNOTATED, DECLARED, GO_DECLARED):
                     e = self.resolve_expression(path, scope, m.group(1), hops + 1)
+                elif kind == rusttypes.UNWRAPPED:
+                    e = rustchains.chain_type(self, path, scope, m.group(1) or m.group(2),
+                                             hops + 1, unwrap=m.group(1) is None)
                 else:  # `var = f(...)`, `with f(...) as var`
                     e = self.called(self.callee(path, scope, m.group(1), hops + 1), hops)
                 if e is not None and e.definition is not None and e.definition.kind in CLASS_KINDS:
@@ -252,7 +278,7 @@ class Inference:
             return None
         e = self.resolve_expression(path, scope, expr, hops)
         head, _, name = expr.partition(".")
-        if e is None and head in SELF_NAMES and name and "." not in name:
+        if e is None and is_self(head, language_of(path)) and name and "." not in name:
             cls = self.enclosing_class(path, scope)
             method = self.class_member(cls, name, hops + 1) if cls is not None else None
             if method is not None:
@@ -268,6 +294,8 @@ class Inference:
         enclosing class (`self.params: list[Parameter]`)."""
         if hops > MAX_HOPS:
             return None
+        if called and language_of(path) == "rust" and expr.endswith(_RUST_ITERS):
+            expr, called = expr.rsplit(".", 1)[0], False  # `v.iter()`: v's items
         if called:
             fn = self.callee(path, scope, expr, hops + 1)
             d = fn.definition if fn is not None else None
@@ -280,14 +308,20 @@ class Inference:
         patterns = (  # `items = [C(...), ...]`, `items: list[C]`
             re.compile(rf"(?<![\w.]){name}\s*(?::[^=]+)?=\s*[\[({{]\s*([A-Za-z_][\w.]*)\s*\("),
             re.compile(rf"(?<![\w.]){name}\s*:\s*{_CONTAINER}\[\s*['\"]?([A-Za-z_][\w.]*)"),
+            *(re.compile(p.replace("{name}", name))
+              for p in _ITEMS.get(language_of(path) or "", ())),
         )
         fs = self.scope(path)
         head, _, attr = expr.partition(".")
-        if head in SELF_NAMES and attr and "." not in attr:
+        if is_self(head, language_of(path)) and attr and "." not in attr:
             cls = self.enclosing_class(path, scope)  # `self.items`: set anywhere in the class
             if cls is None:
                 return None
-            body = self.lines(path)[cls.line_start - 1 : cls.line_end]
+            body = self.lines(cls.path)[cls.line_start - 1 : cls.line_end]
+            if language_of(path) in ("rust", "go"):  # a declared field: `stack: Vec<Frame>`
+                fields = tuple(re.compile(p.replace("{name}", re.escape(attr)))
+                               for p in _ITEMS[language_of(path) or ""])
+                return self._item_type(cls.path, cls.parent, attr, body, fields, hops)
             return self._item_type(path, cls.qualified_name, expr, body, patterns, hops)
         d = fs.by_qualified.get(scope)
         while d is not None and d.kind in CLASS_KINDS:
@@ -341,6 +375,8 @@ class Inference:
         found = None
         if language_of(fn.path) in NAMESPACE_LANGUAGES and hops <= MAX_HOPS:
             found = self.declared_return(fn, hops)
+        elif language_of(fn.path) == "rust":
+            found = rusttypes.declared_return(self, fn, hops)
         elif language_of(fn.path) == "python" and hops <= MAX_HOPS:
             m = _RETURN_ANNOTATION.search(fn.signature)
             if m is not None and m.group(1).split(".")[-1] == "Self":  # `-> te.Self`
@@ -397,14 +433,45 @@ _BINDINGS: dict[str, str] = {
     CLASS_OF: r"(?<![\w.]){name}\s*:\s*(?:[A-Za-z_]\w*\.)?[Tt]ype\[\s*['\"]?([A-Za-z_][\w.]*)",
     # `v = C(...)`; `new C(...)` in JS/TS/Java, `C<T>(...)` too; Go's `v := &C{...}` and
     # Rust's `let v = C { .. }`: a composite literal of C
+    # (Rust: `let v = Type::new(..)`, a path with `::`.)
     ASSIGN: r"(?<![\w.]){name}\s*(?::[^=]+)?:?=\s*(?:await\s+)?(?:new\s+|&)?"
-            r"([A-Za-z_][\w.]*)\s*(?:<[^=;]*>)?\s*[({]",
-    ANNOTATED: r"(?<![\w.]){name}\s*:\s*['\"]?([A-Za-z_][\w.]*)",
+            r"([A-Za-z_][\w.]*(?:::[A-Za-z_]\w*)*)\s*(?:<[^=;]*>)?\s*[({]",
+    # `v: Type`; Rust's `v: &'a mut a::Type` too
+    ANNOTATED: r"(?<![\w.]){name}\s*:\s*['\"]?(?:&\s*(?:'\w+\s*)?(?:mut\s+)?)?"
+               r"([A-Za-z_][\w.]*(?:::[A-Za-z_]\w*)*)",
     CONTEXT: r"\bwith\s+([A-Za-z_][\w.]*)\s*\(.*\bas\s+{name}\b",
-    LOOP: r"\bfor\s+{name}\s+in\s+([A-Za-z_][\w.]*)\s*(\()?",
+    LOOP: r"\bfor\s+{name}\s+in\s+&?(?:mut\s+)?([A-Za-z_][\w.]*)\s*(\()?",
     # C#: `Store store;`, `Store s = ...`, a parameter `(Store s)`
     DECLARED: r"(?<![\w.])([A-Z]\w*)(?:<[^<>;=]*>)?\??\s+{name}\s*[;=,)]",
 }
+
+
+# Go declares a name before its type: a parameter `(s *Store, n int)`, `var s Store`.
+GO_DECLARED = "go-declared"
+_BINDINGS[GO_DECLARED] = r"(?<![\w.]){name}\s+\*?([A-Za-z_][\w.]*)\s*(?:\[[^\]]*\]\s*)?(?:[,)=]|$)"
+_ECMA = frozenset({"javascript", "typescript", "tsx"})
+_BINDINGS[rusttypes.UNWRAPPED] = rusttypes.UNWRAPPED_PATTERN
+
+# Loops whose variable takes the items of a sequence in other languages: JS/TS
+# `for (const a of items)`, Go `for _, a := range items` (the second variable: the first is
+# the index), Rust `for a in items` (and `in items.iter()`, `in &items`).
+RANGE_LOOP, OF_LOOP = "range", "of"
+_BINDINGS[OF_LOOP] = r"\bfor\s*\(\s*(?:const|let|var)\s+{name}\s+of\s+([A-Za-z_][\w.]*)\s*(\()?"
+_BINDINGS[RANGE_LOOP] = (r"\bfor\s+\w+\s*,\s*{name}\s*:?=\s*range\s+&?([A-Za-z_][\w.]*)"
+                         r"\s*(\()?")
+_LOOPS: dict[str, str] = {"javascript": OF_LOOP, "typescript": OF_LOOP, "tsx": OF_LOOP,
+                          "go": RANGE_LOOP}
+_RUST_ITERS = (".iter", ".iter_mut", ".into_iter")
+# How a sequence of items of type C is declared, per language ({name} the sequence):
+_ITEMS: dict[str, tuple[str, ...]] = {
+    "rust": (r"(?<![\w.]){name}\s*:\s*&?(?:'\w+\s*)?(?:mut\s+)?"  # `v: &[C]`, `v: Vec<C>`
+             r"(?:\[\s*|(?:Vec|VecDeque|Box<\[)\s*<?\s*)&?([A-Za-z_][\w:]*)",),
+    "go": (r"(?<![\w.]){name}\s+\[\]\*?([A-Za-z_][\w.]*)",  # a parameter `as []A`
+           r"(?<![\w.]){name}\s*:?=\s*\[\]\*?([A-Za-z_][\w.]*)\s*\{"),
+    "typescript": (r"(?<![\w.]){name}\??\s*:\s*(?:readonly\s+)?([A-Za-z_][\w.]*)\s*\[\]",
+                   r"(?<![\w.]){name}\??\s*:\s*(?:Readonly)?Array<\s*([A-Za-z_][\w.]*)"),
+}
+_ITEMS["tsx"] = _ITEMS["typescript"]
 
 
 @functools.lru_cache(maxsize=8192)

@@ -9,13 +9,15 @@ from maguyva_guard.extract.languages import language_for as language_of
 from maguyva_guard.records import (
     AMBIGUOUS,
     EXACT,
+    FUNCTION,
     IMPORT,
+    METHOD,
     PROBABLE,
     USE,
     Definition,
     Reference,
 )
-from maguyva_guard.retrievers import scripting
+from maguyva_guard.retrievers import rustchains, rusttypes, scripting
 from maguyva_guard.retrievers.cfamily import resolve_c
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.resolution_base import (
@@ -28,6 +30,7 @@ from maguyva_guard.retrievers.resolution_base import (
     Entity,
     Resolution,
     ResolverAPI,
+    is_self,
 )
 
 
@@ -75,11 +78,14 @@ class Policy:
                     return Resolution(both, bound.confidence)
             return bound
         receiver = scripting.receiver(language_of(ref.path), ref.receiver)
+        if language == "rust":
+            rusttypes.resolving(self, ref.path, ref.line)
+            receiver = rustchains.receiver_tail(receiver)
         if receiver and receiver == self.receiver_variable(ref.path, ref.scope):
             receiver = "self"
         elif receiver == "base" and language_of(ref.path) == "csharp":
             receiver = "super"  # C#'s `base.M()`
-        if receiver in SELF_NAMES or receiver in SUPER_NAMES:
+        if is_self(receiver, language) or receiver in SUPER_NAMES:
             cls = self.enclosing_class(ref.path, ref.scope)
             if cls is None:
                 return self.by_name(ref)
@@ -167,7 +173,7 @@ class Policy:
         if candidates is None:
             candidates = self._members[(ref.name, family)] = tuple(
                 d for d in self.source.definitions(name=ref.name) if d.parent and _is_member(d)
-                and _family(language_of(d.path)) == family
+                and _family(language_of(d.path)) == family and not _nested(self, d)
             )
         if not candidates:
             return UNRESOLVED
@@ -226,6 +232,17 @@ def _family(language: str | None) -> str:
 def _is_member(d: Definition) -> bool:
     return d.kind in {"method", "function"} and "." in d.qualified_name
 
+
+
+def _nested(r: ResolverAPI, d: Definition) -> bool:
+    """A Rust or Go function defined inside a function (an inner `fn`, a closure bound to a
+    local): no receiver's method, so no `obj.name()` reaches it. Elsewhere one may be: a
+    JavaScript factory returns `{ cancel }` (rxjs's createAnimator), Python stores
+    `self.f = f`."""
+    if language_of(d.path) not in ("rust", "go"):
+        return False
+    parent = r.scope(d.path).by_qualified.get(d.parent)
+    return parent is not None and parent.kind in (FUNCTION, METHOD)
 
 
 def _resolution(e: Entity | None) -> Resolution:

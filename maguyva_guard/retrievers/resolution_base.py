@@ -26,6 +26,16 @@ MAX_HOPS = 12  # re-export chains longer than this are cycles in practice
 
 
 SELF_NAMES = frozenset({"self", "cls", "this"})
+# Languages where only one of those names is the receiver and the others are ordinary
+# variables (regex-syntax's `let mut cls = ClassBytes::new(..)` is no `self`).
+# (Go's receiver, whatever its name, is read as `self`: Inference.receiver_variable.)
+OWN_SELF = {"rust": "self", "go": "self"}
+
+
+def is_self(name: str, language: str | None) -> bool:
+    """Whether `name` is the language's own receiver word (`self`, `cls`, `this`)."""
+    own = OWN_SELF.get(language or "")
+    return name == own if own is not None else name in SELF_NAMES
 
 
 # An attribute read found in the text (`obj.name`, no call): weaker evidence than a call,

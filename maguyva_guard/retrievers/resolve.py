@@ -22,7 +22,8 @@ which is what keeps a query fast on a large repository without a whole-program p
 The resolver is composed of six parts, one job each: modnames.py (module names from
 paths), bindings.py (what a name means where), namespaces.py (packages of C#, Kotlin,
 Scala, Swift), inference.py (types guessed from code),
-foreign.py (receivers shown to be of a type outside the repository) and
+foreign.py (receivers shown to be of a type outside the repository; Rust's in
+rusttypes.py, with Rust's declared return types, and rustchains.py) and
 policy.py (how each kind of reference is resolved); resolution_base.py holds what they share.
 """
 

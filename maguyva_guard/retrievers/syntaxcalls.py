@@ -5,8 +5,9 @@ the same shape exists (`a + b` runs Rust's `Add::add`, C++'s `operator+` and Kot
 `operator fun plus`; `for x in v` runs Rust's `Iterator::next`, Java's `iterator()`, C#'s
 `GetEnumerator`; string formatting runs `fmt`, `toString`, `String()`, `__toString`), and
 no reference names the method at those sites. Their sites are not searched here, so the
-answer about such a method says it is a lower bound instead of "complete". The lists are
-the methods each language's syntax or standard library calls implicitly; a same-named
+answer about such a method says it is a lower bound instead of "complete" (Rust's
+operators, `next` and `fmt` are searched where the operand's type shows: rustsyntax.py).
+The lists are the methods each language's syntax or standard library calls implicitly; a same-named
 ordinary method (a Kotlin `plus` without `operator`) only costs the "lower bound" line.
 """
 

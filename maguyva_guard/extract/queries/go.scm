@@ -17,6 +17,12 @@
 (type_spec name: (type_identifier) @name type: (_) @body) @definition.type
 (type_alias name: (type_identifier) @name type: (_) @body) @definition.type
 (method_elem name: (field_identifier) @name) @definition.method
+; A function literal bound to a local name (`helper := func(x int) int {...}`) is a nested
+; function of that name: its calls in the enclosing function are calls of it.
+(short_var_declaration left: (expression_list . (identifier) @name .)
+  right: (expression_list . (func_literal body: (block) @body) .)) @definition.function
+(var_spec name: (identifier) @name
+  value: (expression_list . (func_literal body: (block) @body) .)) @definition.function
 (source_file (const_declaration (const_spec name: (identifier) @name value: (_)? @body)
   @definition.constant))
 

@@ -13,6 +13,9 @@
 (trait_item name: (type_identifier) @name body: (_) @body) @definition.interface
 (const_item name: (identifier) @name value: (_)? @body) @definition.constant
 (static_item name: (identifier) @name value: (_)? @body) @definition.constant
+; A closure bound by `let` (`let helper = |x| x + 1;`) is a nested function of that name.
+(let_declaration pattern: (identifier) @name value: (closure_expression body: (_) @body))
+  @definition.function
 (macro_definition name: (identifier) @name) @definition.function
 (impl_item type: [
   (type_identifier) @name
