@@ -39,6 +39,7 @@ from maguyva_guard.records import (
     Hit,
     Reference,
 )
+from maguyva_guard.retrievers import jvm
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.passing import invoked_parameters
 from maguyva_guard.retrievers.protocols import implicit_calls, is_protocol_method
@@ -176,6 +177,12 @@ class GraphRetriever:
             wanted.add((constructor_of.path, constructor_of.qualified_name))
             if target.name not in CONSTRUCTORS:  # a type name written elsewhere runs nothing
                 type_calls = (constructor_of.path, constructor_of.qualified_name)
+        java_new = constructor_of is not None and language_for(target.path) == "java"
+        if java_new and constructor_of is not None:
+            # `class B extends A {}`: B's default constructor calls `super()`.
+            for heir in self.heirs(constructor_of, target.name):
+                names.add(heir.name)
+                heirs.add((heir.path, heir.qualified_name))
         if constructor_of is not None and target.name in CONSTRUCTORS:
             for heir in self.heirs(constructor_of, target.name):
                 names.add(heir.name)  # `class B(A): pass`: B() runs A.__init__
@@ -202,6 +209,8 @@ class GraphRetriever:
                     ref.kind == ANNOTATION or (ref.kind == USE and self.type_test(ref))):
                 continue  # `h: Headers`, `isinstance(h, Headers)`: no constructor runs
             if keys & wanted or (ref.kind == CALL and keys & heirs):
+                if java_new and not self.java_runs(ref, target, heirs):
+                    continue  # another overload, or a subclass whose constructors choose
                 if (ref.path, ref.scope) == (target.path, target.qualified_name):
                     continue  # recursion is not a caller of interest
                 if self.shadowed(ref) and not self.nested_binding(ref, res.definitions):
@@ -212,6 +221,27 @@ class GraphRetriever:
                 if ref in from_text and confidence == EXACT:
                     confidence = PROBABLE  # found in the text, not by the parser
                 yield ref, confidence
+
+    def java_runs(self, ref: Reference, target: Definition,
+                  heirs: set[tuple[str, str]]) -> bool:
+        """Whether a Java reference to the class of constructor `target` may run it (see
+        jvm.py): `extends A` when the subclass has no constructor of its own, `new A(...)`
+        and `new B()` of such a subclass, unless the arguments fit another constructor of
+        A and not `target` (the target is the changed one: its old parameters are gone)."""
+        if ref.kind == INHERIT and (ref.path, ref.scope) not in heirs:
+            return False  # its own constructors call `super(...)` as they choose
+        if ref.kind not in (CALL, INHERIT):
+            return True
+        others = [d for d in self.resolver.scope(target.path).definitions
+                  if d.parent == target.parent and d.name == target.name and d != target]
+        if not others:
+            return True
+        arguments: int | None = 0  # a subclass's default constructor calls `super()`
+        if ref.kind == CALL and ref.name == target.name:
+            lines = self.resolver.lines(ref.path)
+            line = lines[ref.line - 1] if 0 < ref.line <= len(lines) else ""
+            arguments = jvm.argument_count(line, ref.name)
+        return jvm.fits(target, arguments) or not any(jvm.fits(d, arguments) for d in others)
 
     def accesses(self, ref: Reference, accessor: str) -> bool:
         """Whether the reference's line writes (`setter`) or deletes (`deleter`) `.name`:
@@ -270,8 +300,10 @@ class GraphRetriever:
                            for d in self.resolver.resolve(ref).definitions):
                     continue
                 seen.add((sub.path, sub.qualified_name))
+                # Java: a constructor is named after its class, the subclass's after it.
+                own_name = sub.name if constructor == cls.name else constructor
                 own = self.resolver.scope(sub.path).children.get((sub.qualified_name,
-                                                                   constructor))
+                                                                   own_name))
                 if own is None:
                     out.append(sub)
                     todo.append(sub)
@@ -358,6 +390,6 @@ _TYPE_TEST = re.compile(r"\b(?:isinstance|issubclass)\(\s*[^,()]+,\s*(?:\([^()]*
 def _managed_constructor(target: Definition) -> bool:
     """Whether `target` is a C#, Kotlin, Scala or Swift constructor of its parent class."""
     language = language_for(target.path) or ""
-    if language == "csharp":
-        return target.name == target.parent.rsplit(".", 1)[-1]
+    if language in ("csharp", "java"):
+        return jvm.is_constructor(target)
     return MANAGED_CONSTRUCTORS.get(language) == target.name

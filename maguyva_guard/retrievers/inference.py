@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from typing import Final
 
 from maguyva_guard.extract.languages import language_for as language_of
 from maguyva_guard.records import (
@@ -86,6 +87,9 @@ class Inference:
             return None
         if expr.endswith(")"):
             callee = expr[: expr.find("(")].strip()
+            if callee.startswith("new ") and language_of(path) in _NEW_INSTANCE:
+                return _instance(self.resolve_expression(  # `new B()`, `new B<>()`: a B
+                    path, scope, _NEW_TYPE.sub("", callee[4:]).strip(), hops + 1), sure=True)
             return self.called(self.callee(path, scope, callee, hops + 1), hops)
         if language_of(path) == "rust":
             module = self.rust_module(path, expr)
@@ -120,7 +124,7 @@ class Inference:
                 entity = None  # `store.close()` with `var store: Store`: read its type
             if entity is None:
                 entity = self.local_type(path, scope, head, hops + 1)
-            if entity is None and managed:
+            if entity is None and (managed or language_of(path) == "java"):
                 cls = self.enclosing_class(path, scope)  # a field, read without `this.`
                 entity = self.attribute_type(cls, head, hops + 1) if cls is not None else None
         entity = self.attribute_chain(entity, rest, hops) if entity is not None else None
@@ -208,7 +212,7 @@ class Inference:
         if not lines:
             return None
         name = var if raw else re.escape(var)
-        csharp = language_of(path) == "csharp"
+        csharp = language_of(path) in DECLARING
         for line in lines:
             m = _pattern(LOOP, name).search(line) if "for" in line else None
             if m is not None:  # `for var in items` / `[... for var in items]`
@@ -216,7 +220,7 @@ class Inference:
                 if element is not None:
                     return element
             kinds = _possible(line, needle)
-            if csharp:  # `Store s = ...`, `Store s;`, a parameter `(Store s)`
+            if csharp:  # `Store s = ...`, `Store s;`, a parameter `(Store s)`, `for (Store s :`
                 kinds = tuple(k for k in kinds if k == ASSIGN) + (DECLARED,)
             elif language_of(path) != "python":
                 kinds = tuple(k for k in kinds if k not in PYTHON_ONLY)
@@ -332,7 +336,7 @@ class Inference:
             return self._returns[key]
         self._returns[key] = None  # while it is worked out: recursion ends here
         found = None
-        if language_of(fn.path) in NAMESPACE_LANGUAGES and hops <= MAX_HOPS:
+        if language_of(fn.path) in DECLARING_RETURNS and hops <= MAX_HOPS:
             found = self.declared_return(fn, hops)
         elif language_of(fn.path) == "python" and hops <= MAX_HOPS:
             m = _RETURN_ANNOTATION.search(fn.signature)
@@ -396,8 +400,14 @@ _BINDINGS: dict[str, str] = {
     CONTEXT: r"\bwith\s+([A-Za-z_][\w.]*)\s*\(.*\bas\s+{name}\b",
     LOOP: r"\bfor\s+{name}\s+in\s+([A-Za-z_][\w.]*)\s*(\()?",
     # C#: `Store store;`, `Store s = ...`, a parameter `(Store s)`
-    DECLARED: r"(?<![\w.])([A-Z]\w*)(?:<[^<>;=]*>)?\??\s+{name}\s*[;=,)]",
+    DECLARED: r"(?<![\w.])([A-Z]\w*)(?:<[^<>;=]*>)?\??\s+{name}\s*[;=,):]",
 }
+# Languages that declare a variable's type before its name (`Store s`), and whose `new B()`
+# is an instance of B; with Kotlin, Scala and Swift, those whose methods declare a return type.
+DECLARING: Final = frozenset({"csharp", "java"})
+DECLARING_RETURNS: Final = NAMESPACE_LANGUAGES | DECLARING
+_NEW_TYPE: Final = re.compile(r"<.*>$|\[.*\]$")  # `new B<>()`, Scala's `new B[A]()`
+_NEW_INSTANCE: Final = DECLARING | {"scala"}
 
 
 @functools.lru_cache(maxsize=8192)
@@ -494,10 +504,10 @@ def _class_or_instance(e: Entity | None) -> Entity | None:
     return Entity("definition", path=e.path, definition=e.definition, sure=False)
 
 
-def _instance(e: Entity | None) -> Entity | None:
+def _instance(e: Entity | None, sure: bool = False) -> Entity | None:
     if e is None or e.definition is None or e.definition.kind not in CLASS_KINDS:
         return None
-    return Entity("instance", path=e.path, definition=e.definition, sure=False)
+    return Entity("instance", path=e.path, definition=e.definition, sure=sure and e.sure)
 
 
 def _is_property(e: Entity) -> bool:

@@ -132,7 +132,7 @@ class Namespaces:
     def declared_return(self: ResolverAPI, fn: Definition, hops: int) -> Entity | None:
         """An instance of the class a C#, Kotlin, Scala or Swift method declares it returns
         (`fun open(): Store`, `-> Store`, `public static Store Open(`), probable."""
-        if language_of(fn.path) == "csharp":
+        if language_of(fn.path) in ("csharp", "java"):
             m = re.search(rf"([A-Za-z_][\w.]*)(?:<[^()]*>)?\??\s+{re.escape(fn.name)}\s*[(<]",
                           fn.signature)
         else:

@@ -1,0 +1,133 @@
+"""The call shapes of issue 24 in Java, Kotlin and Scala, each on a real repository through
+the real CLI: inherited methods, `super` calls, constructor chains, interface default
+methods, local functions, lambdas and anonymous classes, values passed and invoked, loop
+variables, iterators and operators (where the operand's type shows), and comments that
+mention a symbol (never a caller)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import check_json, edit
+
+
+def affected(make_repo, files: dict[str, str], path: str, old: str, new: str) -> dict:
+    repo = make_repo(files)
+    edit(repo, path, old, new)
+    return check_json(repo, "--depth", "1")
+
+
+def callers(report: dict) -> set[tuple[str, str, str]]:
+    """(path, calling symbol, confidence) of the depth-1 entries."""
+    return {(a["path"], a["symbol"], a["confidence"]) for a in report["affected"]
+            if a["depth"] == 1}
+
+
+JAVA_A = "package p;\npublic class A {\n  public int m(int x) { return x; }\n}\n"
+JAVA_OTHER = "package p;\npublic class Other {\n  public int m(int x) { return x; }\n}\n"
+
+
+# --- inherited methods, `super`, constructor chains, interface default methods ---------------
+
+@pytest.mark.parametrize(("files", "path", "old", "new", "expected"), [
+    ({"p/A.java": JAVA_A, "p/Other.java": JAVA_OTHER,
+      "p/B.java": "package p;\npublic class B extends A {}\n",
+      "p/Use.java": "package p;\npublic class Use {\n"
+                    "  int go() { return new B().m(1); }\n}\n"},
+     "p/A.java", "public int m(int x)", "public int m(int x, int y)",
+     {("p/Use.java", "p.Use.Use.go", "exact")}),
+    ({"A.kt": "package p\n\nopen class A {\n    fun m(x: Int): Int = x\n}\n",
+      "Other.kt": "package p\n\nclass Other {\n    fun m(x: Int): Int = x\n}\n",
+      "B.kt": "package p\n\nclass B : A()\n",
+      "Use.kt": "package p\n\nfun go(): Int = B().m(1)\n"},
+     "A.kt", "fun m(x: Int): Int", "fun m(x: Int, y: Int): Int",
+     {("Use.kt", "Use.go", "exact")}),
+    ({"A.scala": "package p\n\nclass A {\n  def m(x: Int): Int = x\n}\n",
+      "Other.scala": "package p\n\nclass Other {\n  def m(x: Int): Int = x\n}\n",
+      "B.scala": "package p\n\nclass B extends A\n",
+      "Use.scala": "package p\n\nobject Use {\n  def go(): Int = new B().m(1)\n}\n"},
+     "A.scala", "def m(x: Int): Int", "def m(x: Int, y: Int): Int",
+     {("Use.scala", "Use.Use.go", "exact")}),
+], ids=["java", "kotlin", "scala"])
+def test_a_method_inherited_by_a_new_instance_is_reached(
+        make_repo, files, path, old, new, expected) -> None:
+    report = affected(make_repo, files, path, old, new)
+    assert callers(report) == expected
+
+
+@pytest.mark.parametrize(("files", "path", "old", "new", "expected"), [
+    ({"p/A.java": JAVA_A, "p/Other.java": JAVA_OTHER,
+      "p/B.java": "package p;\npublic class B extends A {\n"
+                  "  @Override\n  public int m(int x) { return super.m(x) + 1; }\n}\n"},
+     "p/A.java", "public int m(int x)", "public int m(int x, int y)",
+     {("p/B.java", "p.B.B.m", "exact")}),
+    ({"A.kt": "package p\n\nopen class A {\n    open fun m(x: Int): Int = x\n}\n",
+      "Other.kt": "package p\n\nclass Other {\n    fun m(x: Int): Int = x\n}\n",
+      "B.kt": "package p\n\nclass B : A() {\n"
+              "    override fun m(x: Int): Int = super.m(x) + 1\n}\n"},
+     "A.kt", "open fun m(x: Int): Int", "open fun m(x: Int, y: Int): Int",
+     {("B.kt", "B.B.m", "exact")}),
+    ({"A.scala": "package p\n\nclass A {\n  def m(x: Int): Int = x\n}\n",
+      "Other.scala": "package p\n\nclass Other {\n  def m(x: Int): Int = x\n}\n",
+      "B.scala": "package p\n\nclass B extends A {\n"
+                 "  override def m(x: Int): Int = super.m(x) + 1\n}\n"},
+     "A.scala", "def m(x: Int): Int", "def m(x: Int, y: Int): Int",
+     {("B.scala", "B.B.m", "exact")}),
+], ids=["java", "kotlin", "scala"])
+def test_a_super_call_reaches_the_base_method(make_repo, files, path, old, new,
+                                             expected) -> None:
+    report = affected(make_repo, files, path, old, new)
+    assert callers(report) == expected
+
+
+def test_java_new_of_a_subclass_without_a_constructor_runs_the_base_one(make_repo) -> None:
+    """`class B extends A {}`: B's default constructor calls `A()`, so `new B()` runs it;
+    `new A()` is a caller of A's constructor, not of a same-named method elsewhere."""
+    files = {"p/A.java": "package p;\npublic class A {\n  public A() { }\n"
+                         "  public A(int x) { }\n}\n",
+             "p/B.java": "package p;\npublic class B extends A {}\n",
+             "p/C.java": "package p;\npublic class C extends A {\n"
+                         "  public C() { super(2); }\n}\n",
+             "p/Use.java": "package p;\npublic class Use {\n"
+                           "  Object one() { return new A(); }\n"
+                           "  Object two() { return new B(); }\n"
+                           "  Object three() { return new C(); }\n"
+                           "  Object four() { return new A(1); }\n}\n"}
+    report = affected(make_repo, files, "p/A.java", "public A() { }", "public A(String s) { }")
+    # `new A(1)` fits the new `A(String s)` by its count: overloads are told apart by
+    # arity only, so it stays (a caller too many, never one too few).
+    assert {(path, symbol) for path, symbol, _ in callers(report)} == {
+        ("p/B.java", "p.B.B"), ("p/Use.java", "p.Use.Use.one"), ("p/Use.java", "p.Use.Use.two"),
+        ("p/Use.java", "p.Use.Use.four")}
+    assert ("p/Use.java", "p.Use.Use.one", "exact") in callers(report)
+    # The other overload: `new A(1)` only (B's default constructor calls `A()`).
+    report = affected(make_repo, files, "p/A.java", "public A(int x) { }",
+                      "public A(int x, int y) { }")
+    assert callers(report) == {("p/Use.java", "p.Use.Use.four", "exact")}
+
+
+@pytest.mark.parametrize(("files", "path", "old", "new", "expected"), [
+    ({"p/I.java": "package p;\npublic interface I {\n"
+                  "  default int m(int x) { return x; }\n}\n",
+      "p/Other.java": JAVA_OTHER,
+      "p/C.java": "package p;\npublic class C implements I {}\n",
+      "p/Use.java": "package p;\npublic class Use {\n"
+                    "  int go(C c) { return c.m(1); }\n}\n"},
+     "p/I.java", "default int m(int x)", "default int m(int x, int y)",
+     {("p/Use.java", "p.Use.Use.go", "probable")}),
+    ({"I.kt": "package p\n\ninterface I {\n    fun m(x: Int): Int = x\n}\n",
+      "Other.kt": "package p\n\nclass Other {\n    fun m(x: Int): Int = x\n}\n",
+      "C.kt": "package p\n\nclass C : I\n",
+      "Use.kt": "package p\n\nfun go(c: C): Int = c.m(1)\n"},
+     "I.kt", "fun m(x: Int): Int = x", "fun m(x: Int, y: Int): Int = x",
+     {("Use.kt", "Use.go", "probable")}),
+    ({"I.scala": "package p\n\ntrait I {\n  def m(x: Int): Int = x\n}\n",
+      "Other.scala": "package p\n\nclass Other {\n  def m(x: Int): Int = x\n}\n",
+      "C.scala": "package p\n\nclass C extends I\n",
+      "Use.scala": "package p\n\nobject Use {\n  def go(c: C): Int = c.m(1)\n}\n"},
+     "I.scala", "def m(x: Int): Int", "def m(x: Int, y: Int): Int",
+     {("Use.scala", "Use.Use.go", "probable")}),
+], ids=["java", "kotlin", "scala"])
+def test_an_interface_default_method_is_reached_through_an_implementation(
+        make_repo, files, path, old, new, expected) -> None:
+    report = affected(make_repo, files, path, old, new)
+    assert callers(report) == expected
