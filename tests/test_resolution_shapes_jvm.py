@@ -131,3 +131,89 @@ def test_an_interface_default_method_is_reached_through_an_implementation(
         make_repo, files, path, old, new, expected) -> None:
     report = affected(make_repo, files, path, old, new)
     assert callers(report) == expected
+
+
+# --- local functions, lambdas and anonymous classes -------------------------------------------
+
+@pytest.mark.parametrize(("files", "path", "old", "new", "expected"), [
+    ({"p/Use.java": "package p;\npublic class Use {\n"
+                    "  static int helper(int x) { return x; }\n"
+                    "  void lambda() {\n    Runnable r = () -> helper(1);\n    r.run();\n  }\n"
+                    "  void anonymous() {\n    Runnable r = new Runnable() {\n"
+                    "      public void run() { helper(2); }\n    };\n    r.run();\n  }\n}\n"},
+     "p/Use.java", "static int helper(int x)", "static int helper(int x, int y)",
+     {("p/Use.java", "p.Use.Use.lambda", "exact"),
+      ("p/Use.java", "p.Use.Use.anonymous.run", "exact")}),  # the anonymous class's method
+    ({"Use.kt": "package p\n\nfun outer(): Int {\n    fun helper(x: Int): Int = x\n"
+                "    return helper(1)\n}\n\nfun helper(x: String): String = x\n"},
+     "Use.kt", "    fun helper(x: Int): Int = x", "    fun helper(x: Int, y: Int): Int = x",
+     {("Use.kt", "Use.outer", "exact")}),
+    ({"Use.scala": "package p\n\nobject Use {\n  def outer(): Int = {\n"
+                   "    def helper(x: Int): Int = x\n    helper(1)\n  }\n"
+                   "  def helper(x: String): String = x\n}\n"},
+     "Use.scala", "    def helper(x: Int): Int = x", "    def helper(x: Int, y: Int): Int = x",
+     {("Use.scala", "Use.Use.outer", "exact")}),
+], ids=["java", "kotlin", "scala"])
+def test_a_local_function_or_lambda_is_called_by_the_function_around_it(
+        make_repo, files, path, old, new, expected) -> None:
+    report = affected(make_repo, files, path, old, new)
+    assert callers(report) == expected
+
+
+# --- values passed and invoked ------------------------------------------------------------------
+
+@pytest.mark.parametrize(("files", "path", "old", "new", "passed", "invoked"), [
+    ({"p/Use.java": "package p;\nimport java.util.function.Function;\npublic class Use {\n"
+                    "  int target(int x) { return x; }\n"
+                    "  int apply(Function<Integer, Integer> f) {\n    return f.apply(1);\n  }\n"
+                    "  int main() { return apply(this::target); }\n}\n"},
+     "p/Use.java", "int target(int x)", "int target(int x, int y)",
+     ("p/Use.java", "p.Use.Use.main", 8), ("p/Use.java", "p.Use.Use.apply", 6)),
+    ({"Use.kt": "package p\n\nfun target(x: Int): Int = x\n\n"
+                "fun apply(f: (Int) -> Int): Int {\n    return f(1)\n}\n\n"
+                "fun main(): Int = apply(::target)\n"},
+     "Use.kt", "fun target(x: Int): Int", "fun target(x: Int, y: Int): Int",
+     ("Use.kt", "Use.main", 9), ("Use.kt", "Use.apply", 6)),
+    ({"Use.scala": "package p\n\nobject Use {\n  def target(x: Int): Int = x\n"
+                   "  def twice(f: Int => Int): Int = {\n    f(1)\n  }\n"
+                   "  def main(): Int = twice(target)\n}\n"},
+     "Use.scala", "def target(x: Int): Int", "def target(x: Int, y: Int): Int",
+     ("Use.scala", "Use.Use.main", 8), ("Use.scala", "Use.Use.twice", 6)),
+], ids=["java", "kotlin", "scala"])
+def test_a_method_passed_as_a_value_breaks_where_it_is_invoked(
+        make_repo, files, path, old, new, passed, invoked) -> None:
+    report = affected(make_repo, files, path, old, new)
+    found = {(a["path"], a["symbol"], a["line"]): a for a in report["affected"]}
+    assert found[passed]["confidence"] == "exact"  # where the value is passed
+    hop = found[invoked]  # where it is called, one hop on
+    assert hop["confidence"] == "probable" and hop["depth"] == 1
+    assert hop["via"][-1] == passed[1]
+
+
+# --- loop variables -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("files", "path", "old", "new", "expected"), [
+    ({"p/A.java": JAVA_A, "p/Other.java": JAVA_OTHER,
+      "p/Use.java": "package p;\nimport java.util.List;\npublic class Use {\n"
+                    "  int go(List<A> list) {\n    int n = 0;\n"
+                    "    for (A a : list) {\n      n += a.m(1);\n    }\n    return n;\n  }\n}\n"},
+     "p/A.java", "public int m(int x)", "public int m(int x, int y)",
+     {("p/Use.java", "p.Use.Use.go", "probable")}),
+    ({"A.kt": "package p\n\nclass A {\n    fun m(x: Int): Int = x\n}\n",
+      "Other.kt": "package p\n\nclass Other {\n    fun m(x: Int): Int = x\n}\n",
+      "Use.kt": "package p\n\nfun go(items: List<A>): Int {\n    var n = 0\n"
+                "    for (a in items) {\n        n += a.m(1)\n    }\n    return n\n}\n"},
+     "A.kt", "fun m(x: Int): Int", "fun m(x: Int, y: Int): Int",
+     {("Use.kt", "Use.go", "probable")}),
+    ({"A.scala": "package p\n\nclass A {\n  def m(x: Int): Int = x\n}\n",
+      "Other.scala": "package p\n\nclass Other {\n  def m(x: Int): Int = x\n}\n",
+      "Use.scala": "package p\n\nobject Use {\n  def go(items: List[A]): Unit = {\n"
+                   "    for (a <- items) {\n      a.m(1)\n    }\n  }\n}\n"},
+     "A.scala", "def m(x: Int): Int", "def m(x: Int, y: Int): Int",
+     {("Use.scala", "Use.Use.go", "probable")}),
+], ids=["java", "kotlin", "scala"])
+def test_a_loop_variable_is_typed_by_the_collection(make_repo, files, path, old, new,
+                                                   expected) -> None:
+    report = affected(make_repo, files, path, old, new)
+    assert callers(report) == expected
+    assert report["complete"] is True

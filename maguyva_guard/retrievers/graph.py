@@ -322,6 +322,8 @@ class GraphRetriever:
         """For a name passed as an argument, the calls of the parameter it binds."""
         if language_for(use.path) == "python":
             yield from invoked_parameters(self.resolver, use)
+        elif language_for(use.path) in jvm.PASSING_LANGUAGES:
+            yield from jvm.invoked_parameters(self.resolver, use)
 
     def candidates(self, names: set[str]) -> Iterator[Reference]:
         """References carrying one of `names`, and the later uses of aliases they bind."""

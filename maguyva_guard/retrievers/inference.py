@@ -187,7 +187,10 @@ class Inference:
         while d is not None:
             if d.kind not in CLASS_KINDS:
                 body = self.lines(path)[d.line_start - 1 : d.line_end]
-                found = self._typed_by(path, d.parent, var, [d.signature, *body], hops)
+                # Kotlin, Scala: the function's own scope, where its parameters show
+                # (`for (a <- items)` with `items: List[A]`: the element type).
+                at = d.qualified_name if language_of(path) in _FOR_IN else d.parent
+                found = self._typed_by(path, at, var, [d.signature, *body], hops)
                 if found is not None:
                     return found
             d = fs.by_qualified.get(d.parent) if d.parent else None
@@ -215,6 +218,8 @@ class Inference:
         csharp = language_of(path) in DECLARING
         for line in lines:
             m = _pattern(LOOP, name).search(line) if "for" in line else None
+            if m is None and "for" in line and language_of(path) in _FOR_IN:
+                m = _pattern(LOOP_JVM, name).search(line)
             if m is not None:  # `for var in items` / `[... for var in items]`
                 element = self.element_type(path, scope, m.group(1), bool(m.group(2)), hops)
                 if element is not None:
@@ -278,6 +283,9 @@ class Inference:
             re.compile(rf"(?<![\w.]){name}\s*(?::[^=]+)?=\s*[\[({{]\s*([A-Za-z_][\w.]*)\s*\("),
             re.compile(rf"(?<![\w.]){name}\s*:\s*{_CONTAINER}\[\s*['\"]?([A-Za-z_][\w.]*)"),
         )
+        if language_of(path) in _FOR_IN:  # `items: List<C>`, `items: Seq[C]`
+            patterns = (patterns[0], re.compile(
+                rf"(?<![\w.]){name}\s*:\s*{_JVM_CONTAINER}\s*[\[<]\s*(?:out\s+)?([A-Za-z_][\w.]*)"))
         fs = self.scope(path)
         head, _, attr = expr.partition(".")
         if head in SELF_NAMES and attr and "." not in attr:
@@ -389,6 +397,8 @@ ALIAS, CLASS_OF = "alias", "class_of"
 # Python shapes: `storage_class = ds.Headers` (the class itself, or `h = other` an instance
 # already typed) and `storage_class: type[Headers]` (the class itself).
 PYTHON_ONLY = (ALIAS, CLASS_OF)
+LOOP_JVM = "loop-jvm"
+_FOR_IN: Final = frozenset({"kotlin", "scala"})
 _BINDINGS: dict[str, str] = {
     ALIAS: r"(?<![\w.]){name}\s*(?::[^=]+)?=\s*([A-Za-z_][\w.]*)\s*(?:#.*)?$",
     CLASS_OF: r"(?<![\w.]){name}\s*:\s*(?:[A-Za-z_]\w*\.)?[Tt]ype\[\s*['\"]?([A-Za-z_][\w.]*)",
@@ -399,6 +409,8 @@ _BINDINGS: dict[str, str] = {
     ANNOTATED: r"(?<![\w.]){name}\s*:\s*['\"]?([A-Za-z_][\w.]*)",
     CONTEXT: r"\bwith\s+([A-Za-z_][\w.]*)\s*\(.*\bas\s+{name}\b",
     LOOP: r"\bfor\s+{name}\s+in\s+([A-Za-z_][\w.]*)\s*(\()?",
+    # Kotlin `for (a in items)`, Scala `for (a <- items)` / `for { a <- items`
+    LOOP_JVM: r"\bfor\s*[({]\s*{name}\s*(?::[^)]*?)?(?:\s+in\s+|\s*<-\s*)([A-Za-z_][\w.]*)\s*(\()?",
     # C#: `Store store;`, `Store s = ...`, a parameter `(Store s)`
     DECLARED: r"(?<![\w.])([A-Z]\w*)(?:<[^<>;=]*>)?\??\s+{name}\s*[;=,):]",
 }
@@ -445,6 +457,8 @@ def _possible(line: str, needle: str) -> tuple[str, ...]:
 _CONTAINER = (r"(?:[A-Za-z_]\w*\.)?"  # `typing.`, `t.`
               r"(?:[Ll]ist|[Ss]et|[Ff]rozen[Ss]et|[Tt]uple|Sequence|Iterable|Iterator"
               r"|Generator|Collection|AbstractSet|MutableSequence|deque)")
+_JVM_CONTAINER = (r"(?:[A-Za-z_]\w*\.)*(?:Mutable)?(?:List|Set|Seq|IndexedSeq|Iterable|Iterator"
+                  r"|Collection|Vector|Array|ArrayList|Sequence|NonEmptyList|Chain)")
 _CONTAINER_RETURN = re.compile(rf"->\s*['\"]?{_CONTAINER}\[\s*['\"]?([A-Za-z_][\w.]*)")
 # `-> Session`, `-> "Session"`, `-> MultiDict[str, str]` (the class; its type arguments
 # say nothing about which methods run)

@@ -1,4 +1,6 @@
-"""Java constructors: which `new A(...)` and which subclasses run a given constructor of A.
+"""Java constructors, and values passed and invoked in Java, Kotlin and Scala.
+
+Constructors: which `new A(...)` and which subclasses run a given constructor of A.
 
 A Java constructor is named after its class, and the graph treats a change to it as a
 change to every `new A(...)` (graph.py, as for C#). Two things are Java's own:
@@ -8,11 +10,19 @@ change to every `new A(...)` (graph.py, as for C#). Two things are Java's own:
 - the default constructor chain: a subclass that declares no constructor gets one that
   calls `super()`, so `class B extends A {}` and every `new B()` run A's no-argument
   constructor, and no other.
+
+Values passed and invoked: `apply(this::target)` where `apply(Function f)` calls
+`f.apply(x)`: the passing site is a use of `target`, and the call that breaks is the one
+through the parameter, one hop on (as retrievers/passing.py does for Python).
 """
 
 from __future__ import annotations
 
-from maguyva_guard.records import Definition
+import re
+from collections.abc import Iterator
+
+from maguyva_guard.records import CALL, FUNCTION, METHOD, Definition, Reference
+from maguyva_guard.retrievers.resolution_base import ResolverAPI
 
 
 def is_constructor(d: Definition) -> bool:
@@ -75,3 +85,80 @@ def _split_top(text: str, opening: str, closing: str) -> list[str]:
             last = i + 1
     parts.append(text[last:])
     return parts
+
+
+# --- values passed and invoked (Java, Kotlin, Scala) ---------------------------------------
+
+PASSING_LANGUAGES = frozenset({"java", "kotlin", "scala"})
+_CALL_OPEN = re.compile(r"([A-Za-z_][\w.]*)\s*(?:\[[^\]]*\]\s*)?\(")
+_MODIFIERS = re.compile(r"@\w+(?:\([^)]*\))?|\b(?:final|val|var|vararg|implicit|using)\b")
+
+
+def invoked_parameters(resolver: ResolverAPI, use: Reference) -> Iterator[Reference]:
+    """Calls of the parameter that `use` (a method passed as a value: `this::target`,
+    `::target`, `target`) binds, in the called method's own body: `f.apply(x)` in Java,
+    `f(x)` or `f.invoke(x)` in Kotlin, `f(x)` or `f.apply(x)` in Scala (one hop)."""
+    lines = resolver.lines(use.path)
+    if not 0 < use.line <= len(lines):
+        return
+    line = lines[use.line - 1]
+    value = re.compile(rf"\s*(?:[\w.]*::)?{re.escape(use.name)}\s*")
+    for m in _CALL_OPEN.finditer(line):
+        args = _arguments(line, m.end())
+        position = next((i for i, a in enumerate(args or ()) if value.fullmatch(a)), None)
+        if position is None:
+            continue
+        e = resolver.callee(use.path, use.scope, m.group(1))
+        fn = e.definition if e is not None else None
+        if fn is None or fn.kind not in (FUNCTION, METHOD):
+            continue
+        names = parameter_names(fn.signature)
+        if position < len(names):
+            yield from _calls_of(resolver, fn, names[position])
+
+
+def parameter_names(signature: str) -> list[str]:
+    """The parameter names of a Java (`Type name`), Kotlin or Scala (`name: Type`) header."""
+    start = signature.find("(")
+    end = _closing(signature, start) if start >= 0 else -1
+    if end < 0:
+        return []
+    names = []
+    for part in _split_top(signature[start + 1 : end], "([{<", ")]}>"):
+        part = _MODIFIERS.sub(" ", part).split("=")[0]
+        head = part.split(":")[0] if ":" in part else part
+        words = re.findall(r"[A-Za-z_]\w*", head)
+        names.append(words[-1] if words else "")
+    return names
+
+
+def _calls_of(resolver: ResolverAPI, fn: Definition, param: str) -> Iterator[Reference]:
+    call = re.compile(rf"(?<![\w.]){re.escape(param)}\s*(?:\.\s*\w+\s*)?\(")
+    lines = resolver.lines(fn.path)[fn.line_start - 1 : fn.line_end]
+    for number, text in enumerate(lines, start=fn.line_start):
+        if number == fn.line_start:  # the header: only what follows its parameter list
+            at = text.find("(")
+            close = _closing(text, at) if at >= 0 else -1
+            text = text[close + 1:] if close >= 0 else ""
+        m = call.search(text)
+        if m is not None and not text.lstrip().startswith(("//", "*", "/*")):
+            yield Reference(fn.path, param, CALL, number, fn.qualified_name)
+
+
+def _arguments(line: str, start: int) -> list[str] | None:
+    """The top-level arguments of the call whose `(` ends at `start`, if on this line."""
+    close = _closing(line, start - 1)
+    return None if close < 0 else _split_top(line[start:close], "([{", ")]}")
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the bracket closing the one at `start`; -1 when not on this text."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] in "([{":
+            depth += 1
+        elif text[i] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
