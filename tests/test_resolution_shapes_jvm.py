@@ -217,3 +217,68 @@ def test_a_loop_variable_is_typed_by_the_collection(make_repo, files, path, old,
     report = affected(make_repo, files, path, old, new)
     assert callers(report) == expected
     assert report["complete"] is True
+
+
+# --- iterators and operators --------------------------------------------------------------------
+
+JAVA_BAG = ("package p;\nimport java.util.Iterator;\nimport java.util.List;\n"
+            "public class Bag implements Iterable<String>, AutoCloseable {\n"
+            "  public Iterator<String> iterator() { return List.of(\"a\").iterator(); }\n"
+            "  public void close() { }\n}\n")
+JAVA_BAG_USE = ("package p;\npublic class Use {\n"
+                "  int walk(Bag bag) {\n    int n = 0;\n"
+                "    for (String s : bag) {\n      n++;\n    }\n    return n;\n  }\n"
+                "  void open() throws Exception {\n"
+                "    try (Bag b = new Bag()) {\n      b.hashCode();\n    }\n  }\n"
+                "  int unknown(Iterable<String> items) {\n    int n = 0;\n"
+                "    for (String s : items) {\n      n++;\n    }\n    return n;\n  }\n}\n")
+KOTLIN_V = ("package p\n\nclass V(val x: Int) {\n"
+            "    operator fun plus(o: V): V = V(x + o.x)\n"
+            "    operator fun get(i: Int): Int = x + i\n"
+            "    operator fun invoke(): Int = x\n"
+            "    operator fun iterator(): Iterator<Int> = listOf(x).iterator()\n}\n")
+KOTLIN_V_USE = ("package p\n\nfun total(a: V, b: V): V = a + b\n\n"
+                "fun item(a: V): Int = a[1]\n\nfun call(a: V): Int = a()\n\n"
+                "fun walk(a: V): Int {\n    var n = 0\n    for (i in a) {\n        n += i\n"
+                "    }\n    return n\n}\n\nfun numbers(a: Int, b: Int): Int = a + b\n")
+SCALA_P = ("package p\n\nclass P(val x: Int) {\n  def +(o: P): P = new P(x + o.x)\n"
+           "  def apply(i: Int): Int = x + i\n}\n")
+SCALA_P_USE = ("package p\n\nobject Use {\n  def total(a: P, b: P): P = a + b\n"
+               "  def item(a: P): Int = a(1)\n  def numbers(a: Int, b: Int): Int = a + b\n}\n")
+
+
+@pytest.mark.parametrize(("files", "path", "old", "new", "expected"), [
+    ({"p/Bag.java": JAVA_BAG, "p/Use.java": JAVA_BAG_USE},
+     "p/Bag.java", "public Iterator<String> iterator()",
+     "public Iterator<String> iterator(int n)", {("p/Use.java", "p.Use.Use.walk", "probable")}),
+    ({"p/Bag.java": JAVA_BAG, "p/Use.java": JAVA_BAG_USE},
+     "p/Bag.java", "public void close()", "public void close(int n)",
+     {("p/Use.java", "p.Use.Use.open", "probable")}),
+    ({"V.kt": KOTLIN_V, "Use.kt": KOTLIN_V_USE},
+     "V.kt", "operator fun plus(o: V): V", "operator fun plus(o: V, k: Int): V",
+     {("Use.kt", "Use.total", "probable")}),
+    ({"V.kt": KOTLIN_V, "Use.kt": KOTLIN_V_USE},
+     "V.kt", "operator fun get(i: Int): Int", "operator fun get(i: Int, j: Int): Int",
+     {("Use.kt", "Use.item", "probable")}),
+    ({"V.kt": KOTLIN_V, "Use.kt": KOTLIN_V_USE},
+     "V.kt", "operator fun invoke(): Int", "operator fun invoke(k: Int): Int",
+     {("Use.kt", "Use.call", "probable")}),
+    ({"V.kt": KOTLIN_V, "Use.kt": KOTLIN_V_USE},
+     "V.kt", "operator fun iterator(): Iterator<Int>",
+     "operator fun iterator(k: Int): Iterator<Int>", {("Use.kt", "Use.walk", "probable")}),
+    ({"P.scala": SCALA_P, "Use.scala": SCALA_P_USE},
+     "P.scala", "def +(o: P): P", "def +(o: P, k: Int): P",
+     {("Use.scala", "Use.Use.total", "probable")}),
+    ({"P.scala": SCALA_P, "Use.scala": SCALA_P_USE},
+     "P.scala", "def apply(i: Int): Int", "def apply(i: Int, j: Int): Int",
+     {("Use.scala", "Use.Use.item", "probable")}),
+], ids=["java-for-each", "java-try-with-resources", "kotlin-plus", "kotlin-get",
+        "kotlin-invoke", "kotlin-for", "scala-plus", "scala-apply"])
+def test_syntax_that_calls_a_method_is_a_caller_where_the_operand_type_shows(
+        make_repo, files, path, old, new, expected) -> None:
+    report = affected(make_repo, files, path, old, new)
+    assert callers(report) == expected
+    # Where the operand's type does not show (`Iterable<String> items`, `a + b` on Ints
+    # is not V's), nothing is claimed: the answer stays a lower bound.
+    assert report["complete"] is False
+    assert any("called implicitly" in r for r in report["incomplete_reasons"])

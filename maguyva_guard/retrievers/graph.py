@@ -39,7 +39,7 @@ from maguyva_guard.records import (
     Hit,
     Reference,
 )
-from maguyva_guard.retrievers import jvm
+from maguyva_guard.retrievers import jvm, jvmsyntax
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.passing import invoked_parameters
 from maguyva_guard.retrievers.protocols import implicit_calls, is_protocol_method
@@ -198,6 +198,8 @@ class GraphRetriever:
             candidates = chain(candidates, sorted(from_text, key=_ref_order))
         if is_protocol_method(target):
             yield from ((ref, PROBABLE) for ref in self.implicit(target))
+        elif jvmsyntax.is_syntax_method(target):  # Java, Kotlin, Scala: `for`, `a + b`...
+            yield from ((ref, PROBABLE) for ref in self.implicit(target, jvm_syntax=True))
         for ref in candidates:
             res = self.resolver.resolve(ref)
             keys = {(d.path, d.qualified_name) for d in res.definitions}
@@ -309,14 +311,17 @@ class GraphRetriever:
                     todo.append(sub)
         return out
 
-    def implicit(self, target: Definition) -> Iterator[Reference]:
+    def implicit(self, target: Definition, jvm_syntax: bool = False) -> Iterator[Reference]:
         """Sites whose syntax calls `target` (`for x in Thing()` for `__iter__`), in the
         files that name its class."""
         cls = self.resolver.scope(target.path).by_qualified.get(target.parent)
         if cls is None:
             return
         paths = {target.path} | {r.path for r in self.store.references(name=cls.name)}
-        yield from implicit_calls(self.resolver, target, paths)
+        if jvm_syntax:
+            yield from jvmsyntax.implicit_calls(self.resolver, target, paths)
+        else:
+            yield from implicit_calls(self.resolver, target, paths)
 
     def invoked(self, use: Reference) -> Iterator[Reference]:
         """For a name passed as an argument, the calls of the parameter it binds."""

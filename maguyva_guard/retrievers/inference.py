@@ -198,8 +198,16 @@ class Inference:
 
     def attribute_type(self: ResolverAPI, cls: Definition, attr: str,
                        hops: int = 0) -> Entity | None:
-        """`self.attr = ClassName(...)` or `attr: ClassName` in the class: attr's type."""
+        """`self.attr = ClassName(...)` or `attr: ClassName` in the class: attr's type.
+        Java, C#, Kotlin, Scala, Swift declare fields outside methods: a method's
+        parameter or local of that name (`def total(a: P)`) is no field of the class."""
         body = self.lines(cls.path)[cls.line_start - 1 : cls.line_end]
+        if language_of(cls.path) in _FIELDS_OUTSIDE_METHODS:
+            inside = {n for d in self.scope(cls.path).definitions
+                      if d.parent == cls.qualified_name and _has_parameters(d)
+                      for n in range(d.line_start, d.line_end + 1)}
+            body = [line for n, line in enumerate(body, start=cls.line_start)
+                    if n not in inside]
         return self._typed_by(cls.path, cls.parent, rf"(?:self\.)?{re.escape(attr)}", body,
                               hops, raw=True, needle=attr)
 
@@ -399,6 +407,7 @@ ALIAS, CLASS_OF = "alias", "class_of"
 PYTHON_ONLY = (ALIAS, CLASS_OF)
 LOOP_JVM = "loop-jvm"
 _FOR_IN: Final = frozenset({"kotlin", "scala"})
+_FIELDS_OUTSIDE_METHODS: Final = NAMESPACE_LANGUAGES | {"java"}
 _BINDINGS: dict[str, str] = {
     ALIAS: r"(?<![\w.]){name}\s*(?::[^=]+)?=\s*([A-Za-z_][\w.]*)\s*(?:#.*)?$",
     CLASS_OF: r"(?<![\w.]){name}\s*:\s*(?:[A-Za-z_]\w*\.)?[Tt]ype\[\s*['\"]?([A-Za-z_][\w.]*)",
@@ -522,6 +531,12 @@ def _instance(e: Entity | None, sure: bool = False) -> Entity | None:
     if e is None or e.definition is None or e.definition.kind not in CLASS_KINDS:
         return None
     return Entity("instance", path=e.path, definition=e.definition, sure=sure and e.sure)
+
+
+def _has_parameters(d: Definition) -> bool:
+    """A method or function with a parameter list (`def f(`, not `val x = f(...)`)."""
+    at = d.signature.find("(")
+    return d.kind in (FUNCTION, METHOD) and at >= 0 and "=" not in d.signature[:at]
 
 
 def _is_property(e: Entity) -> bool:

@@ -87,7 +87,17 @@ def syntax_called(target: Located) -> bool:
     return target.name in names or bool(_OPERATOR_NAME.match(target.name))
 
 
+# Languages whose syntax-call sites are searched where the operand's type shows
+# (retrievers/jvmsyntax.py); elsewhere they are not searched at all.
+_SEARCHED: Final = frozenset({"java", "kotlin", "scala"})
+
+
 def syntax_reason(qualified_name: str, path: str) -> str:
     """Why an answer about a syntax-called method is a lower bound."""
+    language = language_for(path)
+    if language in _SEARCHED:
+        return (f"{qualified_name} is also called implicitly (by operator or protocol "
+                f"syntax, not by name); in {language} code such sites are found only where "
+                "the operand's type shows")
     return (f"{qualified_name} is also called implicitly (by operator or protocol syntax, "
-            f"not by name); such sites are not searched in {language_for(path)} code")
+            f"not by name); such sites are not searched in {language} code")
