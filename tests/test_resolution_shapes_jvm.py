@@ -282,3 +282,33 @@ def test_syntax_that_calls_a_method_is_a_caller_where_the_operand_type_shows(
     # is not V's), nothing is claimed: the answer stays a lower bound.
     assert report["complete"] is False
     assert any("called implicitly" in r for r in report["incomplete_reasons"])
+
+
+# --- comments -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("files", "path", "old", "new", "expected"), [
+    ({"p/J.java": "package p;\npublic class J {\n  public int m(int x) { return x; }\n}\n",
+      "p/K.java": "package p;\npublic class K {\n"
+                  "  /**\n   * Calls {@link J#m(int)}, see J.m and j.m(1).\n   */\n"
+                  "  int go(J j) {\n    // not j.m(2) nor J.m\n    return j.m(3);\n  }\n}\n"},
+     "p/J.java", "public int m(int x)", "public int m(int x, int y)",
+     {("p/K.java", "p.K.K.go", "probable")}),
+    ({"A.kt": "package p\n\nclass A {\n    fun m(x: Int): Int = x\n}\n",
+      "Use.kt": "package p\n\n/**\n * Calls [A.m] and\n * a.m(1) on an A.m.\n */\n"
+                "fun go(a: A): Int {\n    // a.m(2), A.m\n    return a.m(3)\n}\n"},
+     "A.kt", "fun m(x: Int): Int", "fun m(x: Int, y: Int): Int",
+     {("Use.kt", "Use.go", "probable")}),
+    ({"B.scala": "package q\n\nclass B {\n  def m(x: Int): Int = x\n}\n",
+      "Use.scala": "package q\n\nobject Use {\n  /** Calls [[B.m]] and b.m(1)\n"
+                   "   * more B.m */\n  def go(b: B): Int = {\n    // b.m(2), B.m\n"
+                   "    b.m(3)\n  }\n}\n"},
+     "B.scala", "def m(x: Int): Int", "def m(x: Int, y: Int): Int",
+     {("Use.scala", "Use.Use.go", "probable")}),
+], ids=["javadoc", "kdoc", "scaladoc"])
+def test_a_doc_comment_that_mentions_a_method_is_no_caller(
+        make_repo, files, path, old, new, expected) -> None:
+    report = affected(make_repo, files, path, old, new)
+    assert callers(report) == expected
+    assert {a["line"] for a in report["affected"]} == {
+        n for n, line in enumerate(files[next(iter(set(files) - {path}))].splitlines(), 1)
+        if ".m(3)" in line}
