@@ -312,3 +312,30 @@ def test_a_doc_comment_that_mentions_a_method_is_no_caller(
     assert {a["line"] for a in report["affected"]} == {
         n for n, line in enumerate(files[next(iter(set(files) - {path}))].splitlines(), 1)
         if ".m(3)" in line}
+
+
+# --- Scala receivers seen in cats: type members, casts, summoned type classes -----------------
+
+def test_scala_receivers_typed_by_type_member_cast_or_summoner_reach_that_class_only(
+        make_repo) -> None:
+    """cats: `typeClassInstance.foldM(...)` with `type TypeClassType <: Foldable[F]`,
+    `val ti = x.asInstanceOf[Foldable[List]]`, `Foldable[List].foldM(...)`: each calls
+    Foldable's foldM, not an override of the same name elsewhere (name-only before)."""
+    files = {"F.scala": "package c\n\ntrait Foldable[F[_]] {\n  def foldM(x: Int): Int = x\n}\n"
+                        "object Foldable {\n  trait Ops[F[_], A] {\n"
+                        "    type TypeClassType <: Foldable[F]\n"
+                        "    val typeClassInstance: TypeClassType\n"
+                        "    def foldM(z: Int): Int =\n      typeClassInstance.foldM(z)\n  }\n}\n",
+             "N.scala": "package c\n\nclass NonEmpty extends Foldable[List] {\n"
+                        "  override def foldM(x: Int): Int = x\n"
+                        "  val ti = Traverse[List].asInstanceOf[Foldable[List]]\n"
+                        "  def go(): Int = ti.foldM(1)\n"
+                        "  def two(): Int = Foldable[List].foldM(2)\n}\n"}
+    report = affected(make_repo, files, "N.scala", "override def foldM(x: Int): Int",
+                      "override def foldM(x: Int, y: Int): Int")
+    assert callers(report) == set()
+    report = affected(make_repo, files, "F.scala", "def foldM(x: Int): Int",
+                      "def foldM(x: Int, y: Int): Int")
+    assert callers(report) == {("F.scala", "F.Foldable.Ops.foldM", "probable"),
+                               ("N.scala", "N.NonEmpty.go", "probable"),
+                               ("N.scala", "N.NonEmpty.two", "probable")}

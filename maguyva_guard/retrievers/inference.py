@@ -96,6 +96,11 @@ class Inference:
             if module is not None:
                 return module
         expr = expr.replace("::", ".")
+        if language_of(path) == "scala" and expr.endswith("]"):
+            # `Traverse[F].traverse(...)`: a type class summoned, an instance of it
+            summoned = _SUMMONED.fullmatch(expr)
+            return _instance(self.resolve_expression(path, scope, summoned.group(1), hops + 1)
+                             ) if summoned else None
         if not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*", expr):
             return None
         head, *rest = expr.split(".")
@@ -121,7 +126,8 @@ class Inference:
         else:
             entity = self.lookup_name(path, scope, head, hops + 1)
             if managed and entity is not None and _is_property(entity):
-                entity = None  # `store.close()` with `var store: Store`: read its type
+                # `store.close()` with `var store: Store`: its declared type, else as a local
+                entity = self.declared_type(entity, hops + 1)
             if entity is None:
                 entity = self.local_type(path, scope, head, hops + 1)
             if entity is None and (managed or language_of(path) == "java"):
@@ -407,6 +413,7 @@ ALIAS, CLASS_OF = "alias", "class_of"
 PYTHON_ONLY = (ALIAS, CLASS_OF)
 LOOP_JVM = "loop-jvm"
 _FOR_IN: Final = frozenset({"kotlin", "scala"})
+_SUMMONED: Final = re.compile(r"([A-Z]\w*)\[[\w\[\], ]*\]")
 _FIELDS_OUTSIDE_METHODS: Final = NAMESPACE_LANGUAGES | {"java"}
 _BINDINGS: dict[str, str] = {
     ALIAS: r"(?<![\w.]){name}\s*(?::[^=]+)?=\s*([A-Za-z_][\w.]*)\s*(?:#.*)?$",
