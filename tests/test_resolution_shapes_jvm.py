@@ -339,3 +339,28 @@ def test_scala_receivers_typed_by_type_member_cast_or_summoner_reach_that_class_
     assert callers(report) == {("F.scala", "F.Foldable.Ops.foldM", "probable"),
                                ("N.scala", "N.NonEmpty.go", "probable"),
                                ("N.scala", "N.NonEmpty.two", "probable")}
+
+
+def test_kotlin_receivers_typed_by_a_cast_a_property_chain_or_a_nested_type(make_repo) -> None:
+    """okhttp: `val exchange = realChain.exchange!!` after `val realChain = chain as
+    RealChain`, and `frameCallback.onReadPing()` with a constructor property typed by a
+    nested interface: each reaches that type's method, not a same-named other."""
+    files = {"Codec.kt": "package p\n\nclass Codec {\n    fun write(x: Int) {}\n"
+                         "    fun onPing(x: Int) {}\n}\n",
+             "Exchange.kt": "package p\n\nclass Exchange {\n    fun write(x: Int) {}\n}\n",
+             "Chain.kt": "package p\n\nopen class Chain\n\n"
+                         "class RealChain(val exchange: Exchange?) : Chain()\n\n"
+                         "fun intercept(chain: Chain) {\n    val realChain = chain as RealChain\n"
+                         "    val exchange = realChain.exchange!!\n    exchange.write(1)\n}\n",
+             "Reader.kt": "package p\n\nclass Reader(\n    private val callback: Callback,\n) {\n"
+                          "    fun read() {\n        callback.onPing(1)\n    }\n\n"
+                          "    interface Callback {\n        fun onPing(x: Int)\n    }\n}\n"}
+    report = affected(make_repo, files, "Codec.kt", "fun write(x: Int) {}",
+                      "fun write(x: Int, y: Int) {}")
+    assert callers(report) == set()
+    report = affected(make_repo, files, "Codec.kt", "fun onPing(x: Int) {}",
+                      "fun onPing(x: Int, y: Int) {}")
+    assert callers(report) == set()
+    report = affected(make_repo, files, "Exchange.kt", "fun write(x: Int) {}",
+                      "fun write(x: Int, y: Int) {}")
+    assert callers(report) == {("Chain.kt", "Chain.intercept", "probable")}

@@ -149,7 +149,9 @@ class Inference:
                 return None
             member = self.member(current, seg, hops + 1)
             if member is None and current.kind == "instance" and current.definition is not None \
-                    and language_of(current.definition.path) == "python":
+                    and language_of(current.definition.path) in _TYPED_ATTRIBUTES:
+                # Python, and a Java/Kotlin/Scala/C#/Swift field or constructor property
+                # (`class C(val x: X)`): the type the class gives it
                 current = self.attribute_type(current.definition, seg, hops + 1)
                 continue
             current = _property_type(self, member, hops + 1)
@@ -214,7 +216,10 @@ class Inference:
                       for n in range(d.line_start, d.line_end + 1)}
             body = [line for n, line in enumerate(body, start=cls.line_start)
                     if n not in inside]
-        return self._typed_by(cls.path, cls.parent, rf"(?:self\.)?{re.escape(attr)}", body,
+        # There a class's own nested types are in scope for its fields' declarations.
+        scope = cls.qualified_name if language_of(cls.path) in _FIELDS_OUTSIDE_METHODS \
+            else cls.parent
+        return self._typed_by(cls.path, scope, rf"(?:self\.)?{re.escape(attr)}", body,
                               hops, raw=True, needle=attr)
 
     def _typed_by(self: ResolverAPI, path: str, scope: str, var: str, lines: Iterable[str],
@@ -238,6 +243,10 @@ class Inference:
                 element = self.element_type(path, scope, m.group(1), bool(m.group(2)), hops)
                 if element is not None:
                     return element
+            if language_of(path) in _FOR_IN and ("val" in line or "var" in line):
+                e = self._value_type(path, scope, name, line, hops)
+                if e is not None:
+                    return e
             kinds = _possible(line, needle)
             if csharp:  # `Store s = ...`, `Store s;`, a parameter `(Store s)`, `for (Store s :`
                 kinds = tuple(k for k in kinds if k == ASSIGN) + (DECLARED,)
@@ -260,6 +269,21 @@ class Inference:
                 if e is not None and e.definition is not None and e.definition.kind in CLASS_KINDS:
                     return Entity("instance", path=e.path, definition=e.definition, sure=False)
         return None
+
+    def _value_type(self: ResolverAPI, path: str, scope: str, name: str, line: str,
+                    hops: int) -> Entity | None:
+        """Kotlin, Scala: `val v = chain as T` / `x.asInstanceOf[T]` (a T), `val v =
+        a.b.c!!` (the type of the chain: properties by their declared types)."""
+        m = _pattern(VALUE_JVM, name).search(line)
+        if m is None:
+            return None
+        value = m.group(1).strip().removesuffix("!!")
+        cast = _CAST.search(value)
+        if cast is not None:
+            return _instance(self.resolve_expression(path, scope, cast.group(1), hops + 1))
+        if not re.fullmatch(r"[A-Za-z_][\w.]*", value) or "." not in value:
+            return None
+        return _instance(self.resolve_expression(path, scope, value, hops + 1))
 
     def callee(self: ResolverAPI, path: str, scope: str, expr: str, hops: int = 0) -> Entity | None:
         """What `expr(...)` calls: as resolve_expression, and `self.m` / `cls.m` as the
@@ -411,10 +435,12 @@ ALIAS, CLASS_OF = "alias", "class_of"
 # Python shapes: `storage_class = ds.Headers` (the class itself, or `h = other` an instance
 # already typed) and `storage_class: type[Headers]` (the class itself).
 PYTHON_ONLY = (ALIAS, CLASS_OF)
-LOOP_JVM = "loop-jvm"
+LOOP_JVM, VALUE_JVM = "loop-jvm", "value-jvm"
+_CAST: Final = re.compile(r"(?:\bas\??\s+|\.asInstanceOf\[\s*)([A-Z][\w.]*)[^\w.]*$")
 _FOR_IN: Final = frozenset({"kotlin", "scala"})
 _SUMMONED: Final = re.compile(r"([A-Z]\w*)\[[\w\[\], ]*\]")
 _FIELDS_OUTSIDE_METHODS: Final = NAMESPACE_LANGUAGES | {"java"}
+_TYPED_ATTRIBUTES: Final = _FIELDS_OUTSIDE_METHODS | {"python"}
 _BINDINGS: dict[str, str] = {
     ALIAS: r"(?<![\w.]){name}\s*(?::[^=]+)?=\s*([A-Za-z_][\w.]*)\s*(?:#.*)?$",
     CLASS_OF: r"(?<![\w.]){name}\s*:\s*(?:[A-Za-z_]\w*\.)?[Tt]ype\[\s*['\"]?([A-Za-z_][\w.]*)",
@@ -425,6 +451,7 @@ _BINDINGS: dict[str, str] = {
     ANNOTATED: r"(?<![\w.]){name}\s*:\s*['\"]?([A-Za-z_][\w.]*)",
     CONTEXT: r"\bwith\s+([A-Za-z_][\w.]*)\s*\(.*\bas\s+{name}\b",
     LOOP: r"\bfor\s+{name}\s+in\s+([A-Za-z_][\w.]*)\s*(\()?",
+    VALUE_JVM: r"\b(?:val|var)\s+{name}\s*=\s*(.+?)\s*$",
     # Kotlin `for (a in items)`, Scala `for (a <- items)` / `for { a <- items`
     LOOP_JVM: r"\bfor\s*[({]\s*{name}\s*(?::[^)]*?)?(?:\s+in\s+|\s*<-\s*)([A-Za-z_][\w.]*)\s*(\()?",
     # C#: `Store store;`, `Store s = ...`, a parameter `(Store s)`
