@@ -364,3 +364,29 @@ def test_kotlin_receivers_typed_by_a_cast_a_property_chain_or_a_nested_type(make
     report = affected(make_repo, files, "Exchange.kt", "fun write(x: Int) {}",
                       "fun write(x: Int, y: Int) {}")
     assert callers(report) == {("Chain.kt", "Chain.intercept", "probable")}
+
+
+def test_java_fields_typed_by_a_qualified_type_or_through_a_chained_builder(make_repo) -> None:
+    """commons-cli: `private final TextStyle.Builder b;` then `b.setMaxWidth(1)`, and a
+    field `CommandLine cmd;` assigned `cmd = CommandLine.builder().get();` (the chain's
+    first call returns a Builder, which is not what `cmd` holds)."""
+    files = {"p/Line.java": "package p;\npublic class Line {\n"
+                            "  public static Builder builder() { return new Builder(); }\n"
+                            "  void addArg(String a) { }\n"
+                            "  public static class Builder {\n"
+                            "    public Line get() { return new Line(); }\n"
+                            "    void addArg(String a) { }\n"
+                            "    public Builder setMaxWidth(int w) { return this; }\n  }\n}\n",
+             "p/Other.java": "package p;\npublic class Other {\n"
+                             "  void addArg(String a) { }\n  void setMaxWidth(int w) { }\n}\n",
+             "p/Parser.java": "package p;\npublic class Parser {\n  protected Line cmd;\n"
+                              "  private final Line.Builder style = Line.builder();\n"
+                              "  void parse() {\n    cmd = Line.builder().get();\n"
+                              "    cmd.addArg(\"x\");\n  }\n"
+                              "  void resize() {\n    style.setMaxWidth(1);\n  }\n}\n"}
+    report = affected(make_repo, files, "p/Line.java", "  void addArg(String a) { }\n  public",
+                      "  void addArg(String a, int b) { }\n  public")
+    assert callers(report) == {("p/Parser.java", "p.Parser.Parser.parse", "probable")}
+    report = affected(make_repo, files, "p/Line.java", "public Builder setMaxWidth(int w)",
+                      "public Builder setMaxWidth(int w, int h)")
+    assert callers(report) == {("p/Parser.java", "p.Parser.Parser.resize", "probable")}

@@ -264,6 +264,9 @@ class Inference:
                     continue
                 if kind in (ANNOTATED, DECLARED):
                     e = self.resolve_expression(path, scope, m.group(1), hops + 1)
+                elif csharp and _whole_call(line[m.start(1):].strip().rstrip(";").rstrip()) \
+                        is None:
+                    continue  # `x = C.builder().get();`: not what `builder()` returns
                 else:  # `var = f(...)`, `with f(...) as var`
                     e = self.called(self.callee(path, scope, m.group(1), hops + 1), hops)
                 if e is not None and e.definition is not None and e.definition.kind in CLASS_KINDS:
@@ -455,7 +458,7 @@ _BINDINGS: dict[str, str] = {
     # Kotlin `for (a in items)`, Scala `for (a <- items)` / `for { a <- items`
     LOOP_JVM: r"\bfor\s*[({]\s*{name}\s*(?::[^)]*?)?(?:\s+in\s+|\s*<-\s*)([A-Za-z_][\w.]*)\s*(\()?",
     # C#: `Store store;`, `Store s = ...`, a parameter `(Store s)`
-    DECLARED: r"(?<![\w.])([A-Z]\w*)(?:<[^<>;=]*>)?\??\s+{name}\s*[;=,):]",
+    DECLARED: r"(?<![\w.])([A-Z]\w*(?:\.[A-Z]\w*)*)(?:<[^<>;=]*>)?\??\s+{name}\s*[;=,):]",
 }
 # Languages that declare a variable's type before its name (`Store s`), and whose `new B()`
 # is an instance of B; with Kotlin, Scala and Swift, those whose methods declare a return type.
