@@ -4,8 +4,9 @@ Python's special methods are resolved site by site (protocols.py). In the other 
 the same shape exists (`a + b` runs Rust's `Add::add`, C++'s `operator+` and Kotlin's
 `operator fun plus`; `for x in v` runs Rust's `Iterator::next`, Java's `iterator()`, C#'s
 `GetEnumerator`; string formatting runs `fmt`, `toString`, `String()`, `__toString`), and
-no reference names the method at those sites. Their sites are not searched here, so the
-answer about such a method says it is a lower bound instead of "complete". The lists are
+no reference names the method at those sites. In Java, Kotlin and Scala the sites are
+found where the operand's type shows (jvmsyntax.py); elsewhere they are not searched. Either
+way the answer about such a method says it is a lower bound instead of "complete". The lists are
 the methods each language's syntax or standard library calls implicitly; a same-named
 ordinary method (a Kotlin `plus` without `operator`) only costs the "lower bound" line.
 """
