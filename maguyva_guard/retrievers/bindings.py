@@ -285,7 +285,7 @@ class Bindings:
         if language_of(path) in IMPLICIT_THIS:
             cls = self.enclosing_class(path, scope)
             member = self.class_member(cls, name, hops + 1) if cls is not None else None
-            if member is not None:
+            if member is not None and not _constructor(member):  # `A` in B: a class
                 return Entity("definition", path=member.path, definition=member)
         bound = self.module_binding(path, name, hops)
         if bound is None and language_of(path) == "ruby" and name[:1].isupper():
@@ -294,3 +294,8 @@ class Bindings:
                 return Entity("definition", path=const.path, definition=const)
         return bound
 
+
+def _constructor(d: Definition) -> bool:
+    """A Java or C# constructor (named after its class): never what a bare name means."""
+    return bool(d.parent) and d.name == d.parent.rsplit(".", 1)[-1] and \
+        language_of(d.path) in ("java", "csharp")

@@ -39,7 +39,7 @@ from maguyva_guard.records import (
     Hit,
     Reference,
 )
-from maguyva_guard.retrievers import cfamsyntax, overloads
+from maguyva_guard.retrievers import cfamsyntax, jvm, jvmsyntax, overloads
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.passing import assigned_calls, invoked_parameters
@@ -184,6 +184,12 @@ class GraphRetriever:
             wanted.add((constructor_of.path, constructor_of.qualified_name))
             if not _constructor(target):  # a type name written elsewhere runs nothing
                 type_calls = (constructor_of.path, constructor_of.qualified_name)
+        java_new = constructor_of is not None and language_for(target.path) == "java"
+        if java_new and constructor_of is not None:
+            # `class B extends A {}`: B's default constructor calls `super()`.
+            for heir in self.heirs(constructor_of, target.name):
+                names.add(heir.name)
+                heirs.add((heir.path, heir.qualified_name))
         if constructor_of is not None and _constructor(target):
             for heir in self.heirs(constructor_of, target.name):
                 names.add(heir.name)  # `class B(A): pass`: B() runs A.__init__
@@ -199,6 +205,8 @@ class GraphRetriever:
             candidates = chain(candidates, sorted(from_text, key=_ref_order))
         if is_protocol_method(target) or is_rust_syntax_method(target):
             yield from ((ref, PROBABLE) for ref in self.implicit(target))
+        elif jvmsyntax.is_syntax_method(target):  # Java, Kotlin, Scala: `for`, `a + b`...
+            yield from ((ref, PROBABLE) for ref in self.implicit(target, jvm_syntax=True))
         if cfamsyntax.is_syntax_target(target):
             yield from self.syntax_sites(target)
         if constructor_of is not None and language_for(target.path) == "csharp":
@@ -216,6 +224,8 @@ class GraphRetriever:
                     ref.kind == ANNOTATION or (ref.kind == USE and self.type_test(ref))):
                 continue  # `h: Headers`, `isinstance(h, Headers)`: no constructor runs
             if keys & wanted or (ref.kind == CALL and keys & heirs):
+                if java_new and not self.java_runs(ref, target, heirs):
+                    continue  # another overload, or a subclass whose constructors choose
                 if (ref.path, ref.scope) == (target.path, target.qualified_name) and \
                         target.line_start <= ref.line <= target.line_end:
                     continue  # recursion is not a caller of interest (an overload's call is)
@@ -229,6 +239,27 @@ class GraphRetriever:
                 if ref in from_text and confidence == EXACT:
                     confidence = PROBABLE  # found in the text, not by the parser
                 yield ref, confidence
+
+    def java_runs(self, ref: Reference, target: Definition,
+                  heirs: set[tuple[str, str]]) -> bool:
+        """Whether a Java reference to the class of constructor `target` may run it (see
+        jvm.py): `extends A` when the subclass has no constructor of its own, `new A(...)`
+        and `new B()` of such a subclass, unless the arguments fit another constructor of
+        A and not `target` (the target is the changed one: its old parameters are gone)."""
+        if ref.kind == INHERIT and (ref.path, ref.scope) not in heirs:
+            return False  # its own constructors call `super(...)` as they choose
+        if ref.kind not in (CALL, INHERIT):
+            return True
+        others = [d for d in self.resolver.scope(target.path).definitions
+                  if d.parent == target.parent and d.name == target.name and d != target]
+        if not others:
+            return True
+        arguments: int | None = 0  # a subclass's default constructor calls `super()`
+        if ref.kind == CALL and ref.name == target.name:
+            lines = self.resolver.lines(ref.path)
+            line = lines[ref.line - 1] if 0 < ref.line <= len(lines) else ""
+            arguments = jvm.argument_count(line, ref.name)
+        return jvm.fits(target, arguments) or not any(jvm.fits(d, arguments) for d in others)
 
     def accesses(self, ref: Reference, accessor: str) -> bool:
         """Whether the reference's line writes (`setter`) or deletes (`deleter`) `.name`:
@@ -287,14 +318,16 @@ class GraphRetriever:
                            for d in self.resolver.resolve(ref).definitions):
                     continue
                 seen.add((sub.path, sub.qualified_name))
+                # Java: a constructor is named after its class, the subclass's after it.
+                own_name = sub.name if constructor == cls.name else constructor
                 own = self.resolver.scope(sub.path).children.get((sub.qualified_name,
-                                                                   constructor))
+                                                                   own_name))
                 if own is None:
                     out.append(sub)
                     todo.append(sub)
         return out
 
-    def implicit(self, target: Definition) -> Iterator[Reference]:
+    def implicit(self, target: Definition, jvm_syntax: bool = False) -> Iterator[Reference]:
         """Sites whose syntax calls `target` (`for x in Thing()` for `__iter__`), in the
         files that name its class."""
         cls = self.resolver.scope(target.path).by_qualified.get(target.parent)
@@ -303,7 +336,9 @@ class GraphRetriever:
         if cls is None:
             return
         paths = {target.path} | {r.path for r in self.store.references(name=cls.name)}
-        if is_rust_syntax_method(target):
+        if jvm_syntax:
+            yield from jvmsyntax.implicit_calls(self.resolver, target, paths)
+        elif is_rust_syntax_method(target):
             yield from rust_implicit_calls(self.resolver, target, paths)
         else:
             yield from implicit_calls(self.resolver, target, paths)
@@ -347,6 +382,8 @@ class GraphRetriever:
         name assigned to a variable, the calls of that variable."""
         if in_function and language_for(use.path) in INVOKED_LANGUAGES:
             yield from invoked_parameters(self.resolver, use)
+        elif language_for(use.path) in jvm.PASSING_LANGUAGES:
+            yield from jvm.invoked_parameters(self.resolver, use)
         if language_for(use.path) in ASSIGNED_LANGUAGES:
             yield from assigned_calls(self.resolver, use)
 
@@ -424,6 +461,6 @@ def _constructor(target: Definition) -> bool:
 def _managed_constructor(target: Definition) -> bool:
     """Whether `target` is a C#, Kotlin, Scala or Swift constructor of its parent class."""
     language = language_for(target.path) or ""
-    if language == "csharp":
-        return target.name == target.parent.rsplit(".", 1)[-1]
+    if language in ("csharp", "java"):
+        return jvm.is_constructor(target)
     return MANAGED_CONSTRUCTORS.get(language) == target.name

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from typing import Final
 
 from maguyva_guard.extract.languages import language_for as language_of
 from maguyva_guard.records import (
@@ -90,6 +91,9 @@ class Inference:
             return rustchains.chain_type(self, path, scope, expr, hops)
         if expr.endswith(")"):
             callee = expr[: expr.find("(")].strip()
+            if callee.startswith("new ") and language_of(path) in _NEW_INSTANCE:
+                return _instance(self.resolve_expression(  # `new B()`, `new B<>()`: a B
+                    path, scope, _NEW_TYPE.sub("", callee[4:]).strip(), hops + 1), sure=True)
             if callee.startswith("new ") and language_of(path) in _ECMA:
                 callee = callee[len("new "):].strip()  # `new B(1).run()`: an instance of B
             return self.called(self.callee(path, scope, callee, hops + 1), hops)
@@ -98,6 +102,11 @@ class Inference:
             if module is not None:
                 return module
         expr = expr.replace("::", ".")
+        if language_of(path) == "scala" and expr.endswith("]"):
+            # `Traverse[F].traverse(...)`: a type class summoned, an instance of it
+            summoned = _SUMMONED.fullmatch(expr)
+            return _instance(self.resolve_expression(path, scope, summoned.group(1), hops + 1)
+                             ) if summoned else None
         if not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*", expr):
             return None
         head, *rest = expr.split(".")
@@ -124,10 +133,11 @@ class Inference:
         else:
             entity = self.lookup_name(path, scope, head, hops + 1)
             if managed and entity is not None and _is_property(entity):
-                entity = None  # `store.close()` with `var store: Store`: read its type
+                # `store.close()` with `var store: Store`: its declared type, else as a local
+                entity = self.declared_type(entity, hops + 1)
             if entity is None:
                 entity = self.local_type(path, scope, head, hops + 1)
-            if entity is None and managed:
+            if entity is None and (managed or language_of(path) == "java"):
                 cls = self.enclosing_class(path, scope)  # a field, read without `this.`
                 entity = self.attribute_type(cls, head, hops + 1) if cls is not None else None
         entity = self.attribute_chain(entity, rest, hops) if entity is not None else None
@@ -146,7 +156,9 @@ class Inference:
                 return None
             member = self.member(current, seg, hops + 1)
             if member is None and current.kind == "instance" and current.definition is not None \
-                    and language_of(current.definition.path) == "python":
+                    and language_of(current.definition.path) in _TYPED_ATTRIBUTES:
+                # Python, and a Java/Kotlin/Scala/C#/Swift field or constructor property
+                # (`class C(val x: X)`): the type the class gives it
                 current = self.attribute_type(current.definition, seg, hops + 1)
                 continue
             current = _property_type(self, member, hops + 1)
@@ -191,9 +203,12 @@ class Inference:
             if d.kind not in CLASS_KINDS:
                 lines = [d.signature, *self.lines(path)[d.line_start - 1 : d.line_end]]
                 # (Rust reads `let x = a.f()` through a's type: the function's own scope;
-                # `let` shadows, so the nearest binding above the line being resolved wins.)
+                # `let` shadows, so the nearest binding above the line being resolved wins.
+                # Kotlin, Scala: the function's own scope, where its parameters show
+                # (`for (a <- items)` with `items: List[A]`: the element type).)
                 rust = language_of(path) == "rust"
-                where = d.qualified_name if rust else d.parent
+                own = rust or language_of(path) in _FOR_IN
+                where = d.qualified_name if own else d.parent
                 at = rusttypes.resolving_line(self, path) if rust else 0
                 if rust and d.line_start <= at <= d.line_end:
                     lines = [*reversed(self.lines(path)[d.line_start - 1 : at]), d.signature]
@@ -207,9 +222,20 @@ class Inference:
 
     def attribute_type(self: ResolverAPI, cls: Definition, attr: str,
                        hops: int = 0) -> Entity | None:
-        """`self.attr = ClassName(...)` or `attr: ClassName` in the class: attr's type."""
+        """`self.attr = ClassName(...)` or `attr: ClassName` in the class: attr's type.
+        Java, C#, Kotlin, Scala, Swift declare fields outside methods: a method's
+        parameter or local of that name (`def total(a: P)`) is no field of the class."""
         body = self.lines(cls.path)[cls.line_start - 1 : cls.line_end]
-        return self._typed_by(cls.path, cls.parent, rf"(?:self\.)?{re.escape(attr)}", body,
+        if language_of(cls.path) in _FIELDS_OUTSIDE_METHODS:
+            inside = {n for d in self.scope(cls.path).definitions
+                      if d.parent == cls.qualified_name and _has_parameters(d)
+                      for n in range(d.line_start, d.line_end + 1)}
+            body = [line for n, line in enumerate(body, start=cls.line_start)
+                    if n not in inside]
+        # There a class's own nested types are in scope for its fields' declarations.
+        scope = cls.qualified_name if language_of(cls.path) in _FIELDS_OUTSIDE_METHODS \
+            else cls.parent
+        return self._typed_by(cls.path, scope, rf"(?:self\.)?{re.escape(attr)}", body,
                               hops, raw=True, needle=attr)
 
     def _typed_by(self: ResolverAPI, path: str, scope: str, var: str, lines: Iterable[str],
@@ -224,7 +250,7 @@ class Inference:
         if not lines:
             return None
         name = var if raw else re.escape(var)
-        csharp = language_of(path) == "csharp"
+        csharp = language_of(path) in DECLARING
         if language_of(path) == "php":
             written = scripting.php_declared_type(lines, needle)
             e = self.resolve_expression(path, scope, written, hops + 1) if written else None
@@ -234,12 +260,18 @@ class Inference:
         loop = _LOOPS.get(language_of(path) or "", LOOP)
         for line in lines:
             m = _pattern(loop, name).search(line) if "for" in line else None
+            if m is None and "for" in line and language_of(path) in _FOR_IN:
+                m = _pattern(LOOP_JVM, name).search(line)
             if m is not None:  # `for var in items` / `[... for var in items]`
                 element = self.element_type(path, scope, m.group(1), bool(m.group(2)), hops)
                 if element is not None:
                     return element
+            if language_of(path) in _FOR_IN and ("val" in line or "var" in line):
+                e = self._value_type(path, scope, name, line, hops)
+                if e is not None:
+                    return e
             kinds = _possible(line, needle)
-            if csharp:  # `Store s = ...`, `Store s;`, a parameter `(Store s)`
+            if csharp:  # `Store s = ...`, `Store s;`, a parameter `(Store s)`, `for (Store s :`
                 kinds = tuple(k for k in kinds if k == ASSIGN) + (DECLARED,)
             elif language_of(path) != "python":
                 kinds = tuple(k for k in kinds if k not in PYTHON_ONLY)
@@ -265,11 +297,28 @@ class Inference:
                 elif kind == rusttypes.UNWRAPPED:
                     e = rustchains.chain_type(self, path, scope, m.group(1) or m.group(2),
                                              hops + 1, unwrap=m.group(1) is None)
+                elif csharp and _chained(line[m.start(1):]):
+                    continue  # `x = C.builder().get();`: not what `builder()` returns
                 else:  # `var = f(...)`, `with f(...) as var`
                     e = self.called(self.callee(path, scope, m.group(1), hops + 1), hops)
                 if e is not None and e.definition is not None and e.definition.kind in CLASS_KINDS:
                     return Entity("instance", path=e.path, definition=e.definition, sure=False)
         return None
+
+    def _value_type(self: ResolverAPI, path: str, scope: str, name: str, line: str,
+                    hops: int) -> Entity | None:
+        """Kotlin, Scala: `val v = chain as T` / `x.asInstanceOf[T]` (a T), `val v =
+        a.b.c!!` (the type of the chain: properties by their declared types)."""
+        m = _pattern(VALUE_JVM, name).search(line)
+        if m is None:
+            return None
+        value = m.group(1).strip().removesuffix("!!")
+        cast = _CAST.search(value)
+        if cast is not None:
+            return _instance(self.resolve_expression(path, scope, cast.group(1), hops + 1))
+        if not re.fullmatch(r"[A-Za-z_][\w.]*", value) or "." not in value:
+            return None
+        return _instance(self.resolve_expression(path, scope, value, hops + 1))
 
     def callee(self: ResolverAPI, path: str, scope: str, expr: str, hops: int = 0) -> Entity | None:
         """What `expr(...)` calls: as resolve_expression, and `self.m` / `cls.m` as the
@@ -311,6 +360,9 @@ class Inference:
             *(re.compile(p.replace("{name}", name))
               for p in _ITEMS.get(language_of(path) or "", ())),
         )
+        if language_of(path) in _FOR_IN:  # `items: List<C>`, `items: Seq[C]`
+            patterns = (patterns[0], re.compile(
+                rf"(?<![\w.]){name}\s*:\s*{_JVM_CONTAINER}\s*[\[<]\s*(?:out\s+)?([A-Za-z_][\w.]*)"))
         fs = self.scope(path)
         head, _, attr = expr.partition(".")
         if is_self(head, language_of(path)) and attr and "." not in attr:
@@ -373,7 +425,7 @@ class Inference:
             return self._returns[key]
         self._returns[key] = None  # while it is worked out: recursion ends here
         found = None
-        if language_of(fn.path) in NAMESPACE_LANGUAGES and hops <= MAX_HOPS:
+        if language_of(fn.path) in DECLARING_RETURNS and hops <= MAX_HOPS:
             found = self.declared_return(fn, hops)
         elif language_of(fn.path) == "rust":
             found = rusttypes.declared_return(self, fn, hops)
@@ -428,6 +480,12 @@ ALIAS, CLASS_OF = "alias", "class_of"
 # Python shapes: `storage_class = ds.Headers` (the class itself, or `h = other` an instance
 # already typed) and `storage_class: type[Headers]` (the class itself).
 PYTHON_ONLY = (ALIAS, CLASS_OF)
+LOOP_JVM, VALUE_JVM = "loop-jvm", "value-jvm"
+_CAST: Final = re.compile(r"(?:\bas\??\s+|\.asInstanceOf\[\s*)([A-Z][\w.]*)[^\w.]*$")
+_FOR_IN: Final = frozenset({"kotlin", "scala"})
+_SUMMONED: Final = re.compile(r"([A-Z]\w*)\[[\w\[\], ]*\]")
+_FIELDS_OUTSIDE_METHODS: Final = NAMESPACE_LANGUAGES | {"java"}
+_TYPED_ATTRIBUTES: Final = _FIELDS_OUTSIDE_METHODS | {"python"}
 _BINDINGS: dict[str, str] = {
     ALIAS: r"(?<![\w.]){name}\s*(?::[^=]+)?=\s*([A-Za-z_][\w.]*)\s*(?:#.*)?$",
     CLASS_OF: r"(?<![\w.]){name}\s*:\s*(?:[A-Za-z_]\w*\.)?[Tt]ype\[\s*['\"]?([A-Za-z_][\w.]*)",
@@ -441,9 +499,18 @@ _BINDINGS: dict[str, str] = {
                r"([A-Za-z_][\w.]*(?:::[A-Za-z_]\w*)*)",
     CONTEXT: r"\bwith\s+([A-Za-z_][\w.]*)\s*\(.*\bas\s+{name}\b",
     LOOP: r"\bfor\s+{name}\s+in\s+&?(?:mut\s+)?([A-Za-z_][\w.]*)\s*(\()?",
+    VALUE_JVM: r"\b(?:val|var)\s+{name}\s*=\s*(.+?)\s*$",
+    # Kotlin `for (a in items)`, Scala `for (a <- items)` / `for { a <- items`
+    LOOP_JVM: r"\bfor\s*[({]\s*{name}\s*(?::[^)]*?)?(?:\s+in\s+|\s*<-\s*)([A-Za-z_][\w.]*)\s*(\()?",
     # C#: `Store store;`, `Store s = ...`, a parameter `(Store s)`
-    DECLARED: r"(?<![\w.])([A-Z]\w*)(?:<[^<>;=]*>)?\??\s+{name}\s*[;=,)]",
+    DECLARED: r"(?<![\w.])([A-Z]\w*(?:\.[A-Z]\w*)*)(?:<[^<>;=]*>)?\??\s+{name}\s*[;=,):]",
 }
+# Languages that declare a variable's type before its name (`Store s`), and whose `new B()`
+# is an instance of B; with Kotlin, Scala and Swift, those whose methods declare a return type.
+DECLARING: Final = frozenset({"csharp", "java"})
+DECLARING_RETURNS: Final = NAMESPACE_LANGUAGES | DECLARING
+_NEW_TYPE: Final = re.compile(r"<.*>$|\[.*\]$")  # `new B<>()`, Scala's `new B[A]()`
+_NEW_INSTANCE: Final = DECLARING | {"scala"}
 
 
 # Go declares a name before its type: a parameter `(s *Store, n int)`, `var s Store`.
@@ -509,6 +576,8 @@ def _possible(line: str, needle: str) -> tuple[str, ...]:
 _CONTAINER = (r"(?:[A-Za-z_]\w*\.)?"  # `typing.`, `t.`
               r"(?:[Ll]ist|[Ss]et|[Ff]rozen[Ss]et|[Tt]uple|Sequence|Iterable|Iterator"
               r"|Generator|Collection|AbstractSet|MutableSequence|deque)")
+_JVM_CONTAINER = (r"(?:[A-Za-z_]\w*\.)*(?:Mutable)?(?:List|Set|Seq|IndexedSeq|Iterable|Iterator"
+                  r"|Collection|Vector|Array|ArrayList|Sequence|NonEmptyList|Chain)")
 _CONTAINER_RETURN = re.compile(rf"->\s*['\"]?{_CONTAINER}\[\s*['\"]?([A-Za-z_][\w.]*)")
 # `-> Session`, `-> "Session"`, `-> MultiDict[str, str]` (the class; its type arguments
 # say nothing about which methods run)
@@ -525,6 +594,21 @@ _RETURN_VALUE = re.compile(r"\s*return\b(.*?)(?:#.*)?$")
 
 _RETURNED_CALL = re.compile(r"(?:await\s+)?([A-Za-z_][\w.]*)\s*\(")
 
+
+
+def _chained(value: str) -> bool:
+    """Whether the call that starts `value` is followed by a member access or an index
+    (`C.builder().get()`), so that the value is not what the call returns; what closes an
+    enclosing bracket (`using (var d = new V()) {`) or ends the statement is no chain."""
+    depth = 0
+    for i, c in enumerate(value):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return value[i + 1:].lstrip().startswith((".", "[", "?.", "!."))
+    return False
 
 
 def _whole_call(value: str) -> str | None:
@@ -568,10 +652,16 @@ def _class_or_instance(e: Entity | None) -> Entity | None:
     return Entity("definition", path=e.path, definition=e.definition, sure=False)
 
 
-def _instance(e: Entity | None) -> Entity | None:
+def _instance(e: Entity | None, sure: bool = False) -> Entity | None:
     if e is None or e.definition is None or e.definition.kind not in CLASS_KINDS:
         return None
-    return Entity("instance", path=e.path, definition=e.definition, sure=False)
+    return Entity("instance", path=e.path, definition=e.definition, sure=sure and e.sure)
+
+
+def _has_parameters(d: Definition) -> bool:
+    """A method or function with a parameter list (`def f(`, not `val x = f(...)`)."""
+    at = d.signature.find("(")
+    return d.kind in (FUNCTION, METHOD) and at >= 0 and "=" not in d.signature[:at]
 
 
 def _is_property(e: Entity) -> bool:

@@ -32,6 +32,22 @@ _SWIFT_ROOTS = frozenset({"Sources", "Tests"})  # SwiftPM: Sources/<Module>/...
 _RETURNS = re.compile(r"(?:\)\s*:|->)\s*([A-Za-z_][\w.]*)\??\s*(?:=|where\b.*)?$")
 
 
+# Scala: `type T = Foldable[F]`, `type T <: Foldable[F]`; a value's type from its right side.
+_SCALA_TYPE_MEMBER = re.compile(
+    r"(?:.*\s)?type\s+\w+(?:\[[^\]]*\])?\s*(?:=|<:)\s*([A-Za-z_][\w.]*)")
+_SCALA_VALUE = re.compile(r"=\s*(?:new\s+([A-Z][\w.]*)|.*\.asInstanceOf\[\s*([A-Z][\w.]*))")
+
+
+def _scala_value_type(lines: list[str], d: Definition) -> re.Match[str] | None:
+    """`val ti = x.asInstanceOf[Traverse[F]]`, `val s = new Store(...)`: the type the
+    value's first line shows (group 1), as a match."""
+    line = lines[d.line_start - 1] if 0 < d.line_start <= len(lines) else ""
+    m = _SCALA_VALUE.search(line)
+    if m is None:
+        return None
+    return re.match(r".*?([A-Z][\w.]*)", m.group(1) or m.group(2))
+
+
 class Namespaces:
     """Namespaces of C#, Kotlin, Scala and Swift: names found by package, not by path."""
 
@@ -132,7 +148,7 @@ class Namespaces:
     def declared_return(self: ResolverAPI, fn: Definition, hops: int) -> Entity | None:
         """An instance of the class a C#, Kotlin, Scala or Swift method declares it returns
         (`fun open(): Store`, `-> Store`, `public static Store Open(`), probable."""
-        if language_of(fn.path) == "csharp":
+        if language_of(fn.path) in ("csharp", "java"):
             m = re.search(rf"([A-Za-z_][\w.]*)(?:<[^()]*>)?\??\s+{re.escape(fn.name)}\s*[(<]",
                           fn.signature)
         else:
@@ -155,12 +171,23 @@ class Namespaces:
                           d.signature)
         else:
             m = re.search(rf"\b{re.escape(d.name)}\s*:\s*([A-Za-z_][\w.]*)", d.signature)
+        if m is None and language_of(d.path) == "scala":
+            m = _scala_value_type(self.lines(d.path), d)
         if m is None:
             return None
         found = self.resolve_expression(d.path, d.parent, m.group(1), hops + 1)
         if found is None or found.definition is None or found.definition.kind not in CLASS_KINDS:
             return None
-        return Entity("instance", path=found.path, definition=found.definition, sure=False)
+        cls = found.definition
+        alias = _SCALA_TYPE_MEMBER.match(cls.signature) if language_of(cls.path) == "scala" \
+            else None
+        if alias is not None:  # `type TypeClassType <: Foldable[F]`: a Foldable
+            bound = self.resolve_expression(cls.path, cls.parent, alias.group(1), hops + 1)
+            if bound is None or bound.definition is None or \
+                    bound.definition.kind not in CLASS_KINDS:
+                return None
+            cls = bound.definition
+        return Entity("instance", path=cls.path, definition=cls, sure=False)
 
     def library_typed(self: ResolverAPI, path: str, scope: str, var: str) -> str | None:
         """The type a local, parameter or field `var` is declared with, when that is a

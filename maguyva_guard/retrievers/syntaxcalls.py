@@ -4,10 +4,11 @@ Python's special methods are resolved site by site (protocols.py). In the other 
 the same shape exists (`a + b` runs Rust's `Add::add`, C++'s `operator+` and Kotlin's
 `operator fun plus`; `for x in v` runs Rust's `Iterator::next`, Java's `iterator()`, C#'s
 `GetEnumerator`; string formatting runs `fmt`, `toString`, `String()`, `__toString`), and
-no reference names the method at those sites. Their sites are not searched here, so the
-answer about such a method says it is a lower bound instead of "complete" (Rust's
-operators, `next` and `fmt` are searched where the operand's type shows: rustsyntax.py).
-The lists are the methods each language's syntax or standard library calls implicitly; a same-named
+no reference names the method at those sites. They are found where the operand's type
+shows (Rust: rustsyntax.py; Java, Kotlin and Scala: jvmsyntax.py; C++ and C#:
+cfamsyntax.py); elsewhere they are not searched. Either way the answer about such a method
+says it is a lower bound instead of "complete". The lists are the methods each language's
+syntax or standard library calls implicitly; a same-named
 ordinary method (a Kotlin `plus` without `operator`) only costs the "lower bound" line.
 """
 
@@ -88,7 +89,17 @@ def syntax_called(target: Located) -> bool:
     return target.name in names or bool(_OPERATOR_NAME.match(target.name))
 
 
+# Languages whose syntax-call sites are searched where the operand's type shows
+# (retrievers/jvmsyntax.py); elsewhere they are not searched at all.
+_SEARCHED: Final = frozenset({"java", "kotlin", "scala"})
+
+
 def syntax_reason(qualified_name: str, path: str) -> str:
     """Why an answer about a syntax-called method is a lower bound."""
+    language = language_for(path)
+    if language in _SEARCHED:
+        return (f"{qualified_name} is also called implicitly (by operator or protocol "
+                f"syntax, not by name); in {language} code such sites are found only where "
+                "the operand's type shows")
     return (f"{qualified_name} is also called implicitly (by operator or protocol syntax, "
-            f"not by name); such sites are not searched in {language_for(path)} code")
+            f"not by name); such sites are not searched in {language} code")

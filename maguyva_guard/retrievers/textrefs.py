@@ -16,8 +16,7 @@ from maguyva_guard import spec
 from maguyva_guard.extract.languages import language_for
 from maguyva_guard.records import IMPORT, MODULE_SYMBOL, USE, Definition, Hit, Reference
 from maguyva_guard.retrievers.base import Retriever, SearchRequest
-from maguyva_guard.retrievers.comments import PYTHON as PYTHON_COMMENTS
-from maguyva_guard.retrievers.comments import CommentMap
+from maguyva_guard.retrievers.comments import CommentMap, style_for
 from maguyva_guard.retrievers.pylocals import LocalBindings, in_comment_or_string
 from maguyva_guard.retrievers.resolve import ATTRIBUTE, Resolver
 
@@ -76,9 +75,11 @@ class TextReferences:
             text = lines[hit.line_start - 1] if hit.line_start <= len(lines) else ""
             python = language == "python"
             for m in pattern.finditer(text):
-                if python and (in_comment_or_string(text, m.start())
-                               or self._in_docstring(hit, m.start())):
-                    continue  # `Use attrs.evolve instead` in a docstring is no read
+                if (python and in_comment_or_string(text, m.start())) \
+                        or self._in_docstring(hit, m.start()):
+                    # `Use attrs.evolve instead` in a docstring, `[Store.close]` in a KDoc,
+                    # `{@link Store#close}` in a Javadoc: a comment is never a caller.
+                    continue
                 if language in COMPILED and (field or _ASSIGNED.match(text, m.end())):
                     # Go, Java, Rust: a method cannot be assigned to (`flag.Changed = true`
                     # writes a field), and a Go struct field of that name makes a plain
@@ -167,7 +168,8 @@ class TextReferences:
             offsets = [0]
             for line in lines:
                 offsets.append(offsets[-1] + len(line) + 1)
-            comments = (CommentMap("\n".join(lines), PYTHON_COMMENTS), offsets)
+            style = style_for(hit.path, language_for(hit.path))
+            comments = (CommentMap("\n".join(lines), style), offsets)
             self._comment_maps[hit.path] = comments
         cmap, offsets = comments
         at = offsets[hit.line_start - 1] if hit.line_start - 1 < len(offsets) else 0

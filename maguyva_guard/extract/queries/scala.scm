@@ -19,6 +19,9 @@
   @definition.function))
 (function_definition name: (identifier) @name body: (_) @body) @definition.function
 (function_declaration name: (identifier) @name) @definition.function
+; Operator methods (`def +(o: P)`, `def |+|`): their sites are found by jvmsyntax.py.
+(function_definition name: (operator_identifier) @name body: (_) @body) @definition.function
+(function_declaration name: (operator_identifier) @name) @definition.function
 (template_body (val_definition pattern: (identifier) @name value: (_) @body)
   @definition.function)
 (template_body (var_definition pattern: (identifier) @name value: (_) @body)
