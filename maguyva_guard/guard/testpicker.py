@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -46,8 +47,12 @@ class Picker:
     _importers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _test_names: dict[str, set[str]] | None = None
     _walker: ImportReach | None = None
+    # whether a test can run every hop of its chain (testdispatch.DispatchGate.allows)
+    gate: Callable[[SelectedTest], bool] | None = None
 
     def add(self, test: SelectedTest) -> None:
+        if self.gate is not None and not self.gate(test):
+            return  # its chain runs an override on a receiver it cannot hold
         prev = self.picked.get(test.id)
         if prev is None or len(test.chain) < len(prev.chain):
             self.picked[test.id] = test

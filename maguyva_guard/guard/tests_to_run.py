@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.extract.languages import LANGUAGES, language_for
 from maguyva_guard.guard import testfallbacks
+from maguyva_guard.guard.testdispatch import DispatchGate
 from maguyva_guard.guard.testpicker import (
     Picker,
     SelectedTest,
@@ -66,7 +67,8 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
            depth: int, trails: Trails | None = None) -> TestSelection:
     """`trails`: callers past the report's name-only edges (testtrails.continue_trails)."""
     trails = trails or Trails()
-    p = Picker(view, continued=trails.continued)
+    gate = DispatchGate(view, trails.hops) if trails.hops else None
+    p = Picker(view, continued=trails.continued, gate=gate.allows if gate else None)
     _changed_files(p, changed_paths, report.changed_symbols)
     _fallbacks(p, report.fallbacks)
     reached: set[str] = set()

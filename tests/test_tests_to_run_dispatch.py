@@ -1,0 +1,86 @@
+"""`maguyva-guard tests` through a call resolved to every override of a method: Base.describe
+calls self.area(), which runs Square.area or Circle.area depending on the receiver. A test
+is selected through that dispatch only where a receiver of the override's class can exist:
+its test (or the module-level code and helpers of its file, a conftest it sees) names the
+class or a subclass, or code under test names it (a factory: then every caller stays)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import git
+from test_tests_to_run import chains, selection, stage
+
+SHAPES = ("class Base:\n    def area(self):\n        return 0\n\n"
+          "    def describe(self):\n        return f'area {self.area()}'\n\n\n"
+          "class Square(Base):\n    def area(self):\n        return 4\n\n\n"
+          "class Circle(Base):\n    def area(self):\n        return 3\n")
+TESTS = ("from app import Circle, Square\n\n\n"
+         "def test_square():\n    assert Square().describe() == 'area 4'\n\n\n"
+         "def test_circle():\n    assert Circle().describe() == 'area 3'\n")
+FILES = {
+    "app/__init__.py": "from app.shapes import Base, Circle, Square\n",
+    "app/shapes.py": SHAPES,
+    "tests/test_shapes.py": TESTS,
+    "tests/test_circles.py": ("from app import Circle\n\n\n"
+                              "def test_only_circles():\n"
+                              "    assert Circle().describe() == 'area 3'\n"),
+}
+SQUARE_CHAIN = ["tests.test_shapes.test_square", "app.shapes.Base.describe",
+                "app.shapes.Base.area", "app.shapes.Square.area"]
+
+
+@pytest.fixture
+def repo(make_repo) -> Path:
+    return make_repo(FILES)
+
+
+def _change_square(repo: Path) -> dict:
+    stage(repo, {"app/shapes.py": SHAPES.replace("return 4", "return 5")})
+    return selection(repo)
+
+
+def test_an_override_selects_only_the_tests_that_can_hold_its_class(repo):
+    # test_circle and test_only_circles reach Base.describe too, but only on Circles.
+    sel = _change_square(repo)
+    assert chains(sel) == {"tests/test_shapes.py::test_square": SQUARE_CHAIN}
+    assert sel["reasons"] == [] and sel["run_all"] is False
+
+
+def test_a_module_level_object_of_the_class_keeps_every_test_of_its_file(repo):
+    # SHAPE is made on import: any test of the file may use it without naming Square.
+    stage(repo, {"tests/test_circles.py": "from app import Circle, Square\n\nSHAPE = Square()\n"
+                                          "\n\ndef test_only_circles():\n"
+                                          "    assert Circle().describe() == 'area 3'\n"})
+    git(repo, "commit", "-q", "-m", "module-level square")
+    sel = _change_square(repo)
+    assert set(chains(sel)) == {"tests/test_shapes.py::test_square",
+                                "tests/test_circles.py::test_only_circles"}
+
+
+def test_a_subclass_of_the_overriding_class_keeps_the_test_that_names_it(repo):
+    stage(repo, {"tests/test_circles.py": "from app import Circle, Square\n\n\n"
+                                          "def test_only_circles():\n"
+                                          "    class Big(Square):\n        pass\n\n"
+                                          "    assert Big().describe() == 'area 4'\n"})
+    git(repo, "commit", "-q", "-m", "subclass")
+    sel = _change_square(repo)
+    assert set(chains(sel)) == {"tests/test_shapes.py::test_square",
+                                "tests/test_circles.py::test_only_circles"}
+
+
+def test_a_factory_in_the_code_under_test_keeps_every_caller(repo):
+    # make() returns a Square without the test naming it: the rule cannot cut anything.
+    stage(repo, {"app/shapes.py": SHAPES + "\n\ndef make():\n    return Square()\n",
+                 "app/__init__.py": "from app.shapes import Base, Circle, Square, make\n",
+                 "tests/test_circles.py": "from app import Circle, make\n\n\n"
+                                          "def test_only_circles():\n"
+                                          "    assert make().describe() == 'area 4'\n"})
+    git(repo, "commit", "-q", "-m", "factory")
+    stage(repo, {"app/shapes.py": (SHAPES + "\n\ndef make():\n    return Square()\n").replace(
+        "return 4", "return 5")})
+    sel = selection(repo)
+    assert set(chains(sel)) == {"tests/test_shapes.py::test_square",
+                                "tests/test_shapes.py::test_circle",
+                                "tests/test_circles.py::test_only_circles"}
