@@ -84,3 +84,30 @@ def test_a_factory_in_the_code_under_test_keeps_every_caller(repo):
     assert set(chains(sel)) == {"tests/test_shapes.py::test_square",
                                 "tests/test_shapes.py::test_circle",
                                 "tests/test_circles.py::test_only_circles"}
+
+
+def test_a_file_naming_the_method_on_an_untyped_receiver_runs_only_if_it_holds_the_class(repo):
+    # shapes[0].area() could be any class's area: the file names no Square, so it is not
+    # Square.area that runs there.
+    stage(repo, {"tests/test_circles.py": "from app import Circle\n\n\n"
+                                          "def test_only_circles():\n"
+                                          "    shapes = [Circle()]\n"
+                                          "    assert shapes[0].area() == 3\n"})
+    git(repo, "commit", "-q", "-m", "untyped receiver")
+    sel = _change_square(repo)
+    assert chains(sel) == {"tests/test_shapes.py::test_square": SQUARE_CHAIN}
+
+
+def test_a_call_resolved_to_every_override_selects_the_tests_holding_the_changed_class(repo):
+    # measure(obj) calls obj.area() for any shape: its callers run Square.area only when
+    # they pass a Square; nothing here is a method change or a name-only edge.
+    stage(repo, {"app/use.py": "def measure(obj):\n    return obj.area()\n",
+                 "app/__init__.py": "from app.shapes import Base, Circle, Square\n"
+                                    "from app.use import measure\n",
+                 "tests/test_use.py": "from app import Circle, Square, measure\n\n\n"
+                                      "def test_square():\n    assert measure(Square()) == 4\n\n\n"
+                                      "def test_circle():\n    assert measure(Circle()) == 3\n"})
+    git(repo, "commit", "-q", "-m", "measure")
+    sel = _change_square(repo)
+    assert set(chains(sel)) == {"tests/test_shapes.py::test_square",
+                                "tests/test_use.py::test_square"}

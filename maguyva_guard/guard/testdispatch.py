@@ -102,6 +102,13 @@ class DispatchGate:
                 return False
         return True
 
+    def holds_class_of(self, path: str, method: str) -> bool:
+        """Whether the test module at `path` can hold an object of the class of `method`,
+        an override the chains reach through its base class's method (True when no chain
+        went through it: nothing known of its receivers)."""
+        r = next((r for (_, over), r in self.hops.items() if over == method), None)
+        return r is None or self._can_hold(SelectedTest(path, path, "", ()), r)
+
     def _can_hold(self, test: SelectedTest, r: Receiver) -> bool:
         if r.unbounded or any(self._runs(test.path, lib) for lib in r.library):
             return True

@@ -67,8 +67,8 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
            depth: int, trails: Trails | None = None) -> TestSelection:
     """`trails`: callers past the report's name-only edges (testtrails.continue_trails)."""
     trails = trails or Trails()
-    gate = DispatchGate(view, trails.hops) if trails.hops else None
-    p = Picker(view, continued=trails.continued, gate=gate.allows if gate else None)
+    gate = DispatchGate(view, trails.hops)
+    p = Picker(view, continued=trails.continued, gate=gate.allows if trails.hops else None)
     _changed_files(p, changed_paths, report.changed_symbols)
     _fallbacks(p, report.fallbacks)
     reached: set[str] = set()
@@ -82,7 +82,7 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
         if _caller(p, a, depth):
             reached.update(a.because_of)
     for c in report.changed_symbols:
-        _by_import(p, c, reached, called, c.qualified_name in trails.settled)
+        _by_import(p, c, reached, called, gate, c.qualified_name in trails.settled)
     _unanalysed(p, changed_paths, report)
     inherited(p)
     return TestSelection(() if p.run_all else _collapsed(p.picked), p.run_all, tuple(p.reasons))
@@ -229,7 +229,7 @@ def _fixture_users(p: Picker, home: TestFile, fixture: Definition,
 
 
 def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
-               settled: bool = False) -> None:
+               gate: DispatchGate, settled: bool = False) -> None:
     """Test modules importing the changed symbol's module, when the call graph did not
     lead to tests (they were then selected one by one, with their chains). A symbol the
     graph found no caller of is called in a way it cannot see (an override reached
@@ -251,7 +251,7 @@ def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
     if p.run_all or c.change == "added":
         return
     if settled:
-        _named(p, c)
+        _named(p, c, gate)
     if polymorphic:
         reason = f"{name} is a method that calls reach without naming its class (a dunder," \
             " or an override called through a base class): the tests importing its module" \
@@ -270,14 +270,15 @@ def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
         p.everything(f"no test reaches {name} through the call graph or imports")
 
 
-def _named(p: Picker, c: ChangedSymbol) -> None:
+def _named(p: Picker, c: ChangedSymbol, gate: DispatchGate) -> None:
     """A method other classes define too, called on a receiver the graph cannot type
-    (`@cli.group()` on a group a decorator made): the test modules that can run its module
-    and name it where no chain reached it run whole."""
+    (`@cli.group()` on a group a decorator made): the test modules that can run its module,
+    name it where no chain reached it, and can hold an object of its class run whole."""
     reason = f"names {c.name} on a receiver the graph cannot type, and can run " \
         f"{c.qualified_name}: the whole file runs"
     for path in p.reach(c.path):
-        if c.name in p.view.files[path].names and not _chained(p, path, c.qualified_name):
+        if c.name in p.view.files[path].names and not _chained(p, path, c.qualified_name) \
+                and gate.holds_class_of(path, c.qualified_name):
             p.file(path, (path, c.qualified_name), reason)
 
 

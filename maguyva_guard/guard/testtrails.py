@@ -89,7 +89,9 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
     overriders = [a for a in (*report.affected, *report.possible)
                   if a.kind == METHOD and a.path not in view.files and a.depth < depth
                   and a.symbol.rsplit(".", 1)[-1] in view.shared_methods]
-    if not todo and not methods and not overriders:
+    dispatch = any(a.via and a.via[-1].rsplit(".", 1)[-1] in view.shared_methods
+                   for a in (*report.affected, *report.possible))
+    if not todo and not methods and not overriders and not dispatch:
         return Trails()
     found: dict[tuple[str, str], Affected] = {}
     continued: set[tuple[str, str]] = set()
@@ -133,6 +135,8 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
                         replace(c, confidence=AMBIGUOUS), view, depth):
                     seen.add(key)
                     todo.append(c)
+        _dispatched(graph, store, view, (*report.affected, *report.possible, *found.values()),
+                    hops)
         classes = {cls: receiver(store, view, *cls) for cls in set(hops.values())}
     return Trails(tuple(found.values()), frozenset(continued), frozenset(settled),
                   {hop: classes[cls] for hop, cls in hops.items()})
@@ -171,6 +175,31 @@ def _overridden(graph: GraphRetriever, store: Store, path: str, qualified_name: 
                         depth, because_of, (), "direct", AMBIGUOUS, via,
                         links=tuple(Link(c, depth, AMBIGUOUS, via) for c in because_of)))
     return out
+
+
+def _dispatched(graph: GraphRetriever, store: Store, view: TestView,
+                entries: tuple[Affected, ...],
+                hops: dict[tuple[str, str], tuple[str, str]]) -> None:
+    """Note in `hops` each call the graph resolved to several classes' methods of one name
+    (`shapes[0].area()`: Base.area, Square.area, Circle.area): the caller runs the one it
+    lists only on a receiver of that method's class."""
+    asked: set[tuple[str, str]] = set()
+    for a in entries:
+        if not a.via or a.symbol == MODULE_SYMBOL:
+            continue
+        callee = a.via[-1]
+        name = callee.rsplit(".", 1)[-1]
+        if name not in view.shared_methods or (a.symbol, callee) in asked:
+            continue
+        asked.add((a.symbol, callee))
+        for ref in store.references(name=name, path=a.path):
+            if ref.scope != a.symbol or ref.kind == IMPORT:
+                continue
+            defs = graph.resolver.resolve(ref).definitions
+            hit = next((d for d in defs if d.qualified_name == callee), None)
+            if hit is not None and hit.parent and len({d.parent for d in defs}) > 1:
+                hops[(a.symbol, callee)] = (hit.parent, hit.parent.rsplit(".", 1)[-1])
+                break
 
 
 class _BindingUsers:
