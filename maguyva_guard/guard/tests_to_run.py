@@ -161,10 +161,8 @@ def _caller(p: Picker, a: Affected, depth: int) -> bool:
             reason = f"{who} is reached through {why}: the tests importing it run"
             # Module level calls it on import or wraps it (a table, an alias, a decorator
             # made on import): whatever imports that module, through any module, runs it.
-            found = p.reach(a.path)
-            for path in found:
-                p.file(path, (path, *chain), reason)
-            if found:
+            # (said only where a test module took it: none may hold the chain's receivers)
+            if [path for path in p.reach(a.path) if p.file(path, (path, *chain), reason)]:
                 p.say(reason)
         return False
     if a.symbol == MODULE and tf.is_conftest:
