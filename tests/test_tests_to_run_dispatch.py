@@ -111,3 +111,19 @@ def test_a_call_resolved_to_every_override_selects_the_tests_holding_the_changed
     sel = _change_square(repo)
     assert set(chains(sel)) == {"tests/test_shapes.py::test_square",
                                 "tests/test_use.py::test_square"}
+
+
+def test_a_test_class_subclassed_where_the_class_is_named_keeps_its_tests(repo):
+    # TestShape names only Circle; TestSquare, in another module, runs its tests on Squares.
+    stage(repo, {"tests/__init__.py": "",
+                 "tests/test_base.py": "from app import Circle\n\n\nclass TestShape:\n"
+                                       "    shape_class = Circle\n\n"
+                                       "    def test_describe(self):\n"
+                                       "        assert Circle.describe(self.shape_class())\n",
+                 "tests/test_sub.py": "from app import Square\nfrom tests.test_base import "
+                                      "TestShape\n\n\nclass TestSquare(TestShape):\n"
+                                      "    shape_class = Square\n"})
+    git(repo, "commit", "-q", "-m", "test classes")
+    sel = _change_square(repo)
+    assert {t["id"] for t in sel["tests"]} >= {"tests/test_base.py::TestShape::test_describe",
+                                               "tests/test_sub.py"}

@@ -92,6 +92,7 @@ class DispatchGate:
     dropped: int = 0
     _by_name: dict[str, set[str]] | None = None
     _reaching: dict[str, set[str]] = field(default_factory=dict)
+    _imports: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def allows(self, test: SelectedTest) -> bool:
         chain = test.chain
@@ -116,9 +117,25 @@ class DispatchGate:
             if path == test.path:
                 if self._names_it(test, scopes):
                     return True
-            elif self._sees(test.path, path):
-                return True
+            elif self._sees(test.path, path) or (
+                    self._in_class(test) and test.path in self._imported_by(path)):
+                return True  # (a test module importing a test class runs its tests again,
+                # in its subclasses: `serializer_class = URLSafeSerializer` there)
         return False
+
+    def _in_class(self, test: SelectedTest) -> bool:
+        return test.id.count("::") >= 2
+
+    def _imported_by(self, path: str) -> frozenset[str]:
+        """The test modules `path` imports (directly): the test classes it may subclass."""
+        found = self._imports.get(path)
+        if found is None:
+            tf = self.view.files[path]
+            found = self._imports[path] = frozenset(
+                other for other in self.view.test_modules() if other != path
+                and any(t == n or t.startswith(n + ".") for n in
+                        self.view.import_names.get(other, ()) for t in tf.imports))
+        return found
 
     def _names_it(self, test: SelectedTest, scopes: frozenset[str]) -> bool:
         """Whether the test, or code of its file outside its tests, names the family."""
