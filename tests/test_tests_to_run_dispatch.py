@@ -127,3 +127,19 @@ def test_a_test_class_subclassed_where_the_class_is_named_keeps_its_tests(repo):
     sel = _change_square(repo)
     assert {t["id"] for t in sel["tests"]} >= {"tests/test_base.py::TestShape::test_describe",
                                                "tests/test_sub.py"}
+
+
+def test_a_test_class_deriving_from_a_value_may_hold_any_class(repo):
+    # type(shape) is a Square here, though the file names none.
+    stage(repo, {"tests/test_circles.py": "from app import Base, make\n\n\n"
+                                          "def test_only_circles():\n"
+                                          "    class Any(type(make())):\n        pass\n\n"
+                                          "    assert Base.describe(Any())\n",
+                 "app/shapes.py": SHAPES + "\n\ndef make():\n    return Circle()\n",
+                 "app/__init__.py": "from app.shapes import Base, Circle, Square, make\n"})
+    git(repo, "commit", "-q", "-m", "dynamic base")
+    stage(repo, {"app/shapes.py": (SHAPES + "\n\ndef make():\n    return Circle()\n").replace(
+        "return 4", "return 5")})
+    sel = selection(repo)
+    assert set(chains(sel)) == {"tests/test_shapes.py::test_square",
+                                "tests/test_circles.py::test_only_circles"}

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.extract.languages import module_name
-from maguyva_guard.guard.testdispatch import Receiver, receiver
+from maguyva_guard.guard.testdispatch import Receiver, dynamic_bases, receiver
 from maguyva_guard.guard.testpicker import importers_by_name, reaching
 from maguyva_guard.guard.testview import is_polymorphic
 from maguyva_guard.index.store import Store
@@ -137,7 +137,8 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
                     todo.append(c)
         _dispatched(graph, store, view, (*report.affected, *report.possible, *found.values()),
                     hops)
-        classes = {cls: receiver(store, view, *cls) for cls in set(hops.values())}
+        dynamic = dynamic_bases(view) if hops else []
+        classes = {cls: receiver(store, view, *cls, dynamic) for cls in set(hops.values())}
     return Trails(tuple(found.values()), frozenset(continued), frozenset(settled),
                   {hop: classes[cls] for hop, cls in hops.items()})
 
