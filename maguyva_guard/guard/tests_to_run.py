@@ -33,8 +33,10 @@ from maguyva_guard.guard.testpicker import (
     chain_text,
     definition,
     enclosing_test,
+    importers_by_name,
     inherited,
     node,
+    reaching,
 )
 from maguyva_guard.guard.testtrails import STUBS, Trails
 from maguyva_guard.guard.testview import (
@@ -84,6 +86,7 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
     for c in report.changed_symbols:
         _by_import(p, c, reached, called, gate, c.qualified_name in trails.settled)
     _unanalysed(p, changed_paths, report)
+    _by_string(p, report.changed_symbols, trails.by_string)
     inherited(p)
     return TestSelection(() if p.run_all else _collapsed(p.picked), p.run_all, tuple(p.reasons))
 
@@ -283,6 +286,36 @@ def _named(p: Picker, c: ChangedSymbol, gate: DispatchGate) -> None:
 def _chained(p: Picker, path: str, name: str) -> bool:
     """Whether a test of `path` was selected through a chain that ends at `name`."""
     return any(t.path == path and t.chain and t.chain[-1] == name for t in p.picked.values())
+
+
+def _by_string(p: Picker, changed: Sequence[ChangedSymbol],
+               by_string: Sequence[tuple[str, str, str]]) -> None:
+    """A test that gets a module by a string (`importlib.import_module("pkg.mod")`) calls
+    it through a module object no call resolves on: it runs when that module can run a
+    changed symbol's (imports it, through any module); the whole file when the string is
+    outside a test (module level, a helper, a fixture)."""
+    if not by_string:
+        return
+    if p._by_name is None:
+        p._by_name = importers_by_name(p.view)
+    for c in changed:
+        if c.path in p.view.files or testfallbacks.is_prose(c.path):
+            continue
+        running = reaching(p.view, c.path, p._by_name)
+        names = {n for path in running for n in p.view.import_names.get(path, ())}
+        for path, scope, module in by_string:
+            if module not in names:
+                continue
+            tf = p.view.files[path]
+            test = enclosing_test(tf, scope) if scope and not tf.is_conftest else None
+            reason = f"gets {module} by name (a string): calls on it do not resolve"
+            if test is not None:
+                p.add(node(tf, test, (scope, module, c.qualified_name)))
+            elif not tf.is_conftest:
+                p.file(path, (path, module, c.qualified_name), reason)
+            else:
+                _broad(p, testfallbacks.Broad(path, f"{path} {reason}",
+                                              posixpath.dirname(path)))
 
 
 def _unanalysed(p: Picker, changed_paths: Sequence[str], report: ImpactReport) -> None:
