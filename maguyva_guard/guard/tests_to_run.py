@@ -86,7 +86,7 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
     for c in report.changed_symbols:
         _by_import(p, c, reached, called, gate, c.qualified_name in trails.settled)
     _unanalysed(p, changed_paths, report)
-    _by_string(p, report.changed_symbols, trails.by_string)
+    _by_string(p, report.changed_symbols, view.by_string)
     inherited(p)
     return TestSelection(() if p.run_all else _collapsed(p.picked), p.run_all, tuple(p.reasons))
 

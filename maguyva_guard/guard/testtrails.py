@@ -35,7 +35,6 @@ from maguyva_guard.records import (
     METHOD,
     MODULE_SYMBOL,
     PROBABLE,
-    STRING,
     Affected,
     Link,
 )
@@ -69,9 +68,6 @@ class Trails:
     # (base method, override) links the chains go through, by where the override's class
     # can come from (testdispatch): a test holding none of it never runs the override
     hops: Mapping[tuple[str, str], Receiver] = field(default_factory=dict)
-    # (test file, scope, module) of each module a test gets by a string
-    # (`importlib.import_module("pkg.mod")`): calls on that module object do not resolve
-    by_string: tuple[tuple[str, str, str], ...] = ()
 
 
 def _needs_callers(a: Affected, view: TestView, depth: int) -> bool:
@@ -96,8 +92,7 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
     dispatch = any(a.via and a.via[-1].rsplit(".", 1)[-1] in view.shared_methods
                    for a in (*report.affected, *report.possible))
     if not todo and not methods and not overriders and not dispatch:
-        with Store.open(repo) as store:
-            return Trails(by_string=_by_string(store, view))
+        return Trails()
     found: dict[tuple[str, str], Affected] = {}
     continued: set[tuple[str, str]] = set()
     seen = {(a.path, a.symbol) for a in todo}
@@ -144,16 +139,8 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
                     hops)
         dynamic = dynamic_bases(view) if hops else []
         classes = {cls: receiver(store, view, *cls, dynamic) for cls in set(hops.values())}
-        strings = _by_string(store, view)
     return Trails(tuple(found.values()), frozenset(continued), frozenset(settled),
-                  {hop: classes[cls] for hop, cls in hops.items()}, strings)
-
-
-def _by_string(store: Store, view: TestView) -> tuple[tuple[str, str, str], ...]:
-    """The modules test files name in a string (`import_module("humanize.i18n")`)."""
-    modules = {n for names in view.import_names.values() for n in names}
-    return tuple((r.path, r.scope, r.target) for r in store.references(kinds=(STRING,))
-                 if r.path in view.files and r.target in modules)
+                  {hop: classes[cls] for hop, cls in hops.items()})
 
 
 def _overridden(graph: GraphRetriever, store: Store, path: str, qualified_name: str,
