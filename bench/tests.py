@@ -37,6 +37,8 @@ PROJECTS = (
     Project("more-itertools", "10.5.0", ".", "tests", "more_itertools"),
     Project("toolz", "1.0.0", ".", "toolz/tests", "toolz"),
     Project("markupsafe", "2.1.5", "src", "tests", "src/markupsafe"),
+    Project("python-dateutil", "2.9.0.post0", "src", "tests", "src/dateutil"),
+    Project("humanize", "4.11.0", "src", "tests", "src/humanize"),
 )
 SEED = 21
 ORACLE = corpus.CACHE / "tests-oracle"

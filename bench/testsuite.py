@@ -18,7 +18,8 @@ from pathlib import Path
 from bench.corpus import CACHE
 
 VENV = CACHE / "tests-venv"
-VENV_PACKAGES = ("pytest", "freezegun", "hypothesis", "pytest-testmon")
+VENV_PACKAGES = ("pytest", "freezegun", "hypothesis", "pytest-testmon", "six",
+                 "pytest-cov")
 BASE_ARGS = ("-q", "-p", "no:cacheprovider", "--tb=no", "-rfE", "--no-header",
              "-o", "addopts=", "-W", "ignore::DeprecationWarning")
 

@@ -230,11 +230,13 @@ def test_a_special_method_runs_the_importers_of_its_module(repo):
 
 
 def test_an_ambiguous_edge_runs_the_whole_test_file(repo):
-    # `obj.scale()` on a parameter of unknown type: two classes define scale.
+    # `obj.scale()` on a parameter of unknown type: two classes define scale (the file
+    # makes an A, so A.scale can run there: tests_to_run_dispatch).
     stage(repo, {"app/units.py": "class A:\n    def scale(self):\n        return 1\n\n\n"
                                  "class B:\n    def scale(self):\n        return 2\n",
-                 "tests/test_units.py": "def helper(obj):\n    return obj.scale()\n\n\n"
-                                        "def test_scale():\n    assert helper(1) is None or 1\n"})
+                 "tests/test_units.py": "from app.units import A\n\n\n"
+                                        "def helper(obj):\n    return obj.scale()\n\n\n"
+                                        "def test_scale():\n    assert helper(A()) == 1\n"})
     git(repo, "commit", "-q", "-m", "units")
     stage(repo, {"app/units.py": "class A:\n    def scale(self):\n        return 10\n\n\n"
                                  "class B:\n    def scale(self):\n        return 2\n"})

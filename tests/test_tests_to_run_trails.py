@@ -166,3 +166,17 @@ def test_a_caller_that_overrides_a_method_leads_on_through_the_overridden_one(re
         "tests.test_shapes.test_describe", "app.shapes.Base.describe", "app.shapes.Base.area",
         "app.shapes.Square.area", "app.shapes._fmt"]}
     assert sel["reasons"] == []
+
+
+def test_a_module_got_by_a_string_selects_the_test_that_gets_it(repo):
+    # import_module gives a module object: core.add(...) on it resolves to nothing.
+    stage(repo, {"tests/test_dyn.py": "import importlib\n\n\ndef test_dyn():\n"
+                                      "    core = importlib.import_module('app.core')\n"
+                                      "    assert core.add(1, 1) == 2\n\n\n"
+                                      "def test_other():\n    assert True\n"})
+    git(repo, "commit", "-q", "-m", "dynamic import")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    sel = selection(repo)
+    assert chains(sel) == {**ADD_CHAINS, "tests/test_dyn.py::test_dyn": [
+        "tests.test_dyn.test_dyn", "app.core", "app.core.add"]}
+    assert sel["reasons"] == []

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -46,14 +47,20 @@ class Picker:
     _importers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _test_names: dict[str, set[str]] | None = None
     _walker: ImportReach | None = None
+    # whether a test can run every hop of its chain (testdispatch.DispatchGate.allows)
+    gate: Callable[[SelectedTest], bool] | None = None
 
-    def add(self, test: SelectedTest) -> None:
+    def add(self, test: SelectedTest) -> bool:
+        """Whether `test` may run the change (False: the gate turned it away)."""
+        if self.gate is not None and not self.gate(test):
+            return False  # its chain runs an override on a receiver it cannot hold
         prev = self.picked.get(test.id)
         if prev is None or len(test.chain) < len(prev.chain):
             self.picked[test.id] = test
+        return True
 
-    def file(self, path: str, chain: tuple[str, ...], reason: str) -> None:
-        self.add(SelectedTest(path, path, "", chain, reason))
+    def file(self, path: str, chain: tuple[str, ...], reason: str) -> bool:
+        return self.add(SelectedTest(path, path, "", chain, reason))
 
     def everything(self, reason: str) -> None:
         self.run_all = True

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.extract.languages import LANGUAGES, language_for
 from maguyva_guard.guard import testfallbacks
+from maguyva_guard.guard.testdispatch import DispatchGate
 from maguyva_guard.guard.testpicker import (
     Picker,
     SelectedTest,
@@ -32,8 +33,10 @@ from maguyva_guard.guard.testpicker import (
     chain_text,
     definition,
     enclosing_test,
+    importers_by_name,
     inherited,
     node,
+    reaching,
 )
 from maguyva_guard.guard.testtrails import STUBS, Trails
 from maguyva_guard.guard.testview import (
@@ -66,7 +69,8 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
            depth: int, trails: Trails | None = None) -> TestSelection:
     """`trails`: callers past the report's name-only edges (testtrails.continue_trails)."""
     trails = trails or Trails()
-    p = Picker(view, continued=trails.continued)
+    gate = DispatchGate(view, trails.hops)
+    p = Picker(view, continued=trails.continued, gate=gate.allows if trails.hops else None)
     _changed_files(p, changed_paths, report.changed_symbols)
     _fallbacks(p, report.fallbacks)
     reached: set[str] = set()
@@ -80,8 +84,9 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
         if _caller(p, a, depth):
             reached.update(a.because_of)
     for c in report.changed_symbols:
-        _by_import(p, c, reached, called, c.qualified_name in trails.settled)
+        _by_import(p, c, reached, called, gate, c.qualified_name in trails.settled)
     _unanalysed(p, changed_paths, report)
+    _by_string(p, report.changed_symbols, view.by_string)
     inherited(p)
     return TestSelection(() if p.run_all else _collapsed(p.picked), p.run_all, tuple(p.reasons))
 
@@ -159,10 +164,8 @@ def _caller(p: Picker, a: Affected, depth: int) -> bool:
             reason = f"{who} is reached through {why}: the tests importing it run"
             # Module level calls it on import or wraps it (a table, an alias, a decorator
             # made on import): whatever imports that module, through any module, runs it.
-            found = p.reach(a.path)
-            for path in found:
-                p.file(path, (path, *chain), reason)
-            if found:
+            # (said only where a test module took it: none may hold the chain's receivers)
+            if [path for path in p.reach(a.path) if p.file(path, (path, *chain), reason)]:
                 p.say(reason)
         return False
     if a.symbol == MODULE and tf.is_conftest:
@@ -227,7 +230,7 @@ def _fixture_users(p: Picker, home: TestFile, fixture: Definition,
 
 
 def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
-               settled: bool = False) -> None:
+               gate: DispatchGate, settled: bool = False) -> None:
     """Test modules importing the changed symbol's module, when the call graph did not
     lead to tests (they were then selected one by one, with their chains). A symbol the
     graph found no caller of is called in a way it cannot see (an override reached
@@ -249,7 +252,7 @@ def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
     if p.run_all or c.change == "added":
         return
     if settled:
-        _named(p, c)
+        _named(p, c, gate)
     if polymorphic:
         reason = f"{name} is a method that calls reach without naming its class (a dunder," \
             " or an override called through a base class): the tests importing its module" \
@@ -268,20 +271,51 @@ def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
         p.everything(f"no test reaches {name} through the call graph or imports")
 
 
-def _named(p: Picker, c: ChangedSymbol) -> None:
+def _named(p: Picker, c: ChangedSymbol, gate: DispatchGate) -> None:
     """A method other classes define too, called on a receiver the graph cannot type
-    (`@cli.group()` on a group a decorator made): the test modules that can run its module
-    and name it where no chain reached it run whole."""
+    (`@cli.group()` on a group a decorator made): the test modules that can run its module,
+    name it where no chain reached it, and can hold an object of its class run whole."""
     reason = f"names {c.name} on a receiver the graph cannot type, and can run " \
         f"{c.qualified_name}: the whole file runs"
     for path in p.reach(c.path):
-        if c.name in p.view.files[path].names and not _chained(p, path, c.qualified_name):
+        if c.name in p.view.files[path].names and not _chained(p, path, c.qualified_name) \
+                and gate.holds_class_of(path, c.qualified_name):
             p.file(path, (path, c.qualified_name), reason)
 
 
 def _chained(p: Picker, path: str, name: str) -> bool:
     """Whether a test of `path` was selected through a chain that ends at `name`."""
     return any(t.path == path and t.chain and t.chain[-1] == name for t in p.picked.values())
+
+
+def _by_string(p: Picker, changed: Sequence[ChangedSymbol],
+               by_string: Sequence[tuple[str, str, str]]) -> None:
+    """A test that gets a module by a string (`importlib.import_module("pkg.mod")`) calls
+    it through a module object no call resolves on: it runs when that module can run a
+    changed symbol's (imports it, through any module); the whole file when the string is
+    outside a test (module level, a helper, a fixture)."""
+    if not by_string:
+        return
+    if p._by_name is None:
+        p._by_name = importers_by_name(p.view)
+    for c in changed:
+        if c.path in p.view.files or testfallbacks.is_prose(c.path):
+            continue
+        running = reaching(p.view, c.path, p._by_name)
+        names = {n for path in running for n in p.view.import_names.get(path, ())}
+        for path, scope, module in by_string:
+            if module not in names:
+                continue
+            tf = p.view.files[path]
+            test = enclosing_test(tf, scope) if scope and not tf.is_conftest else None
+            reason = f"gets {module} by name (a string): calls on it do not resolve"
+            if test is not None:
+                p.add(node(tf, test, (scope, module, c.qualified_name)))
+            elif not tf.is_conftest:
+                p.file(path, (path, module, c.qualified_name), reason)
+            else:
+                _broad(p, testfallbacks.Broad(path, f"{path} {reason}",
+                                              posixpath.dirname(path)))
 
 
 def _unanalysed(p: Picker, changed_paths: Sequence[str], report: ImpactReport) -> None:

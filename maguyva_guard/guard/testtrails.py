@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.extract.languages import module_name
+from maguyva_guard.guard.testdispatch import Receiver, dynamic_bases, receiver
 from maguyva_guard.guard.testpicker import importers_by_name, reaching
 from maguyva_guard.guard.testview import is_polymorphic
 from maguyva_guard.index.store import Store
@@ -63,6 +65,9 @@ class Trails:
     continued: frozenset[tuple[str, str]] = frozenset()
     # changed methods sharing their name whose overridden methods' callers were asked for
     settled: frozenset[str] = frozenset()
+    # (base method, override) links the chains go through, by where the override's class
+    # can come from (testdispatch): a test holding none of it never runs the override
+    hops: Mapping[tuple[str, str], Receiver] = field(default_factory=dict)
 
 
 def _needs_callers(a: Affected, view: TestView, depth: int) -> bool:
@@ -84,7 +89,9 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
     overriders = [a for a in (*report.affected, *report.possible)
                   if a.kind == METHOD and a.path not in view.files and a.depth < depth
                   and a.symbol.rsplit(".", 1)[-1] in view.shared_methods]
-    if not todo and not methods and not overriders:
+    dispatch = any(a.via and a.via[-1].rsplit(".", 1)[-1] in view.shared_methods
+                   for a in (*report.affected, *report.possible))
+    if not todo and not methods and not overriders and not dispatch:
         return Trails()
     found: dict[tuple[str, str], Affected] = {}
     continued: set[tuple[str, str]] = set()
@@ -93,15 +100,16 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
         graph = GraphRetriever(store)
         settled: set[str] = set()
         seeds: list[Affected] = []
+        hops: dict[tuple[str, str], tuple[str, str]] = {}
         for sym in methods:
             overridden = _overridden(graph, store, sym.path, sym.qualified_name,
-                                     (sym.qualified_name,), (sym.qualified_name,), 1)
+                                     (sym.qualified_name,), (sym.qualified_name,), 1, hops)
             if overridden is not None:
                 settled.add(sym.qualified_name)
                 seeds += overridden
         for a in overriders:
             seeds += _overridden(graph, store, a.path, a.symbol, (*a.via, a.symbol),
-                                 a.because_of, a.depth + 1) or []
+                                 a.because_of, a.depth + 1, hops) or []
         for seed in seeds:
             if (seed.path, seed.symbol) not in seen:
                 found[(seed.path, seed.symbol)] = seed
@@ -127,15 +135,21 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
                         replace(c, confidence=AMBIGUOUS), view, depth):
                     seen.add(key)
                     todo.append(c)
-    return Trails(tuple(found.values()), frozenset(continued), frozenset(settled))
+        _dispatched(graph, store, view, (*report.affected, *report.possible, *found.values()),
+                    hops)
+        dynamic = dynamic_bases(view) if hops else []
+        classes = {cls: receiver(store, view, *cls, dynamic) for cls in set(hops.values())}
+    return Trails(tuple(found.values()), frozenset(continued), frozenset(settled),
+                  {hop: classes[cls] for hop, cls in hops.items()})
 
 
 def _overridden(graph: GraphRetriever, store: Store, path: str, qualified_name: str,
-                via: tuple[str, ...], because_of: tuple[str, ...],
-                depth: int) -> list[Affected] | None:
+                via: tuple[str, ...], because_of: tuple[str, ...], depth: int,
+                hops: dict[tuple[str, str], tuple[str, str]]) -> list[Affected] | None:
     """The methods a method overrides in its class's ancestors (their callers may run it:
     `self.m()` inside the base class resolves to the base's m), as entries whose callers
-    are still to be found; None when its class is not found."""
+    are still to be found; None when its class is not found. Each (base method, method)
+    link is noted in `hops` with the method's class (qualified name, name)."""
     method = graph.resolver.scope(path).by_qualified.get(qualified_name)
     scope = graph.resolver.scope(path)
     cls = scope.by_qualified.get(method.parent) if method and method.parent else None
@@ -156,11 +170,37 @@ def _overridden(graph: GraphRetriever, store: Store, path: str, qualified_name: 
                 own = graph.resolver.scope(base.path).children.get(
                     (base.qualified_name, method.name))
                 if own is not None:
+                    hops[(own.qualified_name, via[-1])] = (cls.qualified_name, cls.name)
                     out.append(Affected(
                         own.path, own.qualified_name, own.line_start, own.kind, 0.0, 0.0,
                         depth, because_of, (), "direct", AMBIGUOUS, via,
                         links=tuple(Link(c, depth, AMBIGUOUS, via) for c in because_of)))
     return out
+
+
+def _dispatched(graph: GraphRetriever, store: Store, view: TestView,
+                entries: tuple[Affected, ...],
+                hops: dict[tuple[str, str], tuple[str, str]]) -> None:
+    """Note in `hops` each call the graph resolved to several classes' methods of one name
+    (`shapes[0].area()`: Base.area, Square.area, Circle.area): the caller runs the one it
+    lists only on a receiver of that method's class."""
+    asked: set[tuple[str, str]] = set()
+    for a in entries:
+        if not a.via or a.symbol == MODULE_SYMBOL:
+            continue
+        callee = a.via[-1]
+        name = callee.rsplit(".", 1)[-1]
+        if name not in view.shared_methods or (a.symbol, callee) in asked:
+            continue
+        asked.add((a.symbol, callee))
+        for ref in store.references(name=name, path=a.path):
+            if ref.scope != a.symbol or ref.kind == IMPORT:
+                continue
+            defs = graph.resolver.resolve(ref).definitions
+            hit = next((d for d in defs if d.qualified_name == callee), None)
+            if hit is not None and hit.parent and len({d.parent for d in defs}) > 1:
+                hops[(a.symbol, callee)] = (hit.parent, hit.parent.rsplit(".", 1)[-1])
+                break
 
 
 class _BindingUsers:

@@ -16,7 +16,7 @@ from typing import Final
 from maguyva_guard.extract import classify
 from maguyva_guard.extract.languages import module_name
 from maguyva_guard.index.store import Store
-from maguyva_guard.records import IMPORT, METHOD, ChangedSymbol, Definition
+from maguyva_guard.records import IMPORT, METHOD, STRING, ChangedSymbol, Definition
 from maguyva_guard.retrievers.resolve import Resolver
 
 CONFTEST: Final = "conftest.py"
@@ -57,6 +57,9 @@ class TestView:
     imports: dict[str, frozenset[str]]  # Python path -> absolute targets of its imports
     import_lines: dict[str, frozenset[int]]  # Python path -> the lines of its import statements
     shared_methods: frozenset[str] = frozenset()  # method names several definitions carry
+    # (test file, scope, module) of each module a test gets by a string
+    # (`importlib.import_module("pkg.mod")`): calls on that module object do not resolve
+    by_string: tuple[tuple[str, str, str], ...] = ()
 
     def test_modules(self) -> list[str]:
         return list(self._test_modules)
@@ -150,5 +153,9 @@ def load(store: Store) -> TestView:
         lines.setdefault(r.path, set()).add(r.line)
         if r.target and r.path in names:
             targets.setdefault(r.path, set()).add(resolver.absolute_import(r.path, r.target))
+    modules = {n for ns in names.values() for n in ns}
+    by_string = tuple((r.path, r.scope, r.target) for r in store.references(kinds=(STRING,))
+                      if r.path in files and r.target in modules)
     return TestView(files, names, {p: frozenset(t) for p, t in targets.items()},
-                    {p: frozenset(n) for p, n in lines.items()}, shared_method_names(store))
+                    {p: frozenset(n) for p, n in lines.items()}, shared_method_names(store),
+                    by_string)
