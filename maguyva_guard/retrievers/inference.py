@@ -12,6 +12,7 @@ from maguyva_guard.records import (
     METHOD,
     Definition,
 )
+from maguyva_guard.retrievers.edgecache import FILE
 from maguyva_guard.retrievers.resolution_base import (
     CLASS_KINDS,
     GO_RECEIVER,
@@ -21,6 +22,8 @@ from maguyva_guard.retrievers.resolution_base import (
     SELF_NAMES,
     Entity,
     ResolverAPI,
+    reused,
+    tracked,
 )
 
 _RUST_MOD = re.compile(r"\s*(?:pub(?:\([\w:]+\))?\s+)?mod\s+(\w+)\s*;")
@@ -34,9 +37,12 @@ class Inference:
         key = (path, name)
         if key not in self._globals:
             self._globals[key] = None  # guards against a cycle through the lookup below
-            mentioned = [line for line in self.top_lines(path) if line.startswith(name)]
-            typed = self._typed_by(path, "", name, mentioned, hops) if mentioned else None
+            with tracked(self, ("globals", *key)):
+                mentioned = [line for line in self.top_lines(path) if line.startswith(name)]
+                typed = self._typed_by(path, "", name, mentioned, hops) if mentioned else None
             self._globals[key] = typed
+        else:
+            reused(self, ("globals", *key))
         return self._globals[key]
 
     def receiver_variable(self: ResolverAPI, path: str, scope: str) -> str:
@@ -165,6 +171,8 @@ class Inference:
     def rust_child_modules(self: ResolverAPI, path: str) -> frozenset[str]:
         """The modules `path` declares with `mod a;` (memoised: asked for every receiver)."""
         memo: dict[str, frozenset[str]] = self.__dict__.setdefault("_rust_child_modules", {})
+        if self.tracker is not None:
+            self.tracker.ask((FILE, path))
         found = memo.get(path)
         if found is None:
             found = memo[path] = frozenset(
@@ -329,8 +337,15 @@ class Inference:
         s.get()` then reaches Session.get. Memoised; a cycle returns None."""
         key = (fn.path, fn.qualified_name)
         if key in self._returns:
+            reused(self, ("returns", *key))
             return self._returns[key]
         self._returns[key] = None  # while it is worked out: recursion ends here
+        with tracked(self, ("returns", *key)):
+            found = self._return_type(fn, hops)
+        self._returns[key] = found
+        return found
+
+    def _return_type(self: ResolverAPI, fn: Definition, hops: int) -> Entity | None:
         found = None
         if language_of(fn.path) in NAMESPACE_LANGUAGES and hops <= MAX_HOPS:
             found = self.declared_return(fn, hops)
@@ -345,7 +360,6 @@ class Inference:
                                                           m.group(1), hops + 1))
             else:
                 found = self._returned(fn, hops)
-        self._returns[key] = found
         return found
 
     def _returned(self: ResolverAPI, fn: Definition, hops: int) -> Entity | None:
