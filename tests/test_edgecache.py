@@ -175,6 +175,6 @@ def test_a_read_only_index_keeps_no_edges_and_raises_nothing(make_repo, tmp_path
         path = store.path
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
     rows = EdgeRows(conn, "code")
-    assert rows.save([EdgeRow("site", "digest", "[]", '["exact",[]]')]) is False
-    assert rows.candidates("site") == []
+    assert rows.save([EdgeRow("file", "site", "[]", '["exact",[]]')]) is False
+    assert rows.candidates("file", "site") == []
     conn.close()

@@ -220,28 +220,51 @@ class EdgeCache:
         self.resolved = 0  # references resolved by this check
         self.reused = 0  # references answered from the index
         self._valid: dict[int, frozenset[Question] | None] = {}
-        self._pending: list[tuple[str, frozenset[Question], Any]] = []
+        self._results: dict[int, Resolution] = {}
+        self._files: dict[str, str] = {}
+        self._pending: list[tuple[tuple[str, str], frozenset[Question], Resolution]] = []
 
-    def site(self, ref: Reference) -> str | None:
-        """The key of a reference in its referring blob, None when it is never kept."""
-        if language_for(ref.path) not in CACHED_LANGUAGES:
+    def site(self, ref: Reference) -> tuple[str, str] | None:
+        """The key of a reference: its referring file (the resolver's code, the path, its
+        blob) and the reference in it; None when it is never kept."""
+        file = self._files.get(ref.path)
+        if file is None:
+            if language_for(ref.path) not in CACHED_LANGUAGES:
+                file = ""
+            else:
+                key = "\x1f".join((self.rows.code, ref.path, self.answers((FILE, ref.path))))
+                file = hashlib.sha1(key.encode()).hexdigest()
+            self._files[ref.path] = file
+        if not file:
             return None
-        fields = (self.rows.code, ref.path, self.answers((FILE, ref.path)), ref.name, ref.kind,
-                  str(ref.line), ref.scope, ref.receiver, ref.target, ref.alias)
-        return hashlib.sha1("\x1f".join(fields).encode()).hexdigest()
+        fields = (ref.name, ref.kind, str(ref.line), ref.scope, ref.receiver, ref.target,
+                  ref.alias)
+        return file, "\x1f".join(fields)
 
-    def resolve(self, ref: Reference, compute: Callable[[Reference], Any]) -> Any:
+    def resolve(self, ref: Reference, compute: Callable[[Reference], Resolution]) -> Resolution:
         site = self.site(ref)
         if site is not None:
-            for deps, result in self.rows.candidates(site):
+            for deps, result in self.rows.candidates(*site):
                 if self._still_valid(deps) is not None:
-                    self.reused += 1
-                    return decode(result)
+                    found = self._result(result)
+                    if found is not None:
+                        self.reused += 1
+                        return found
         with self.tracker.computing() as frame:
             found = compute(ref)
         self.resolved += 1
         if site is not None and not frame.tainted:
             self._pending.append((site, frozenset(frame.deps), found))
+        return found
+
+    def _result(self, result: int) -> Resolution | None:
+        """A kept answer, decoded once per check (many references share one)."""
+        found = self._results.get(result)
+        if found is None:
+            text = self.rows.result(result)
+            if text is None:
+                return None
+            found = self._results[result] = decode(text)
         return found
 
     def _still_valid(self, deps: int) -> frozenset[Question] | None:
@@ -257,16 +280,22 @@ class EdgeCache:
     def save(self) -> bool:
         """Write the answers resolved since the last save (best effort: see edgestore)."""
         rows = []
-        for site, deps, found in self._pending:
-            asked = [[k, a, self.answers((k, a))] for k, a in sorted(deps)]
-            text = json.dumps(asked, separators=(",", ":"))
-            rows.append(EdgeRow(site, hashlib.sha1(text.encode()).hexdigest(), text,
-                                encode(found)))
+        texts: dict[frozenset[Question], str] = {}
+        results: dict[Resolution, str] = {}
+        for (file, site), deps, found in self._pending:
+            text = texts.get(deps)
+            if text is None:
+                asked = [[k, a, self.answers((k, a))] for k, a in sorted(deps)]
+                text = texts[deps] = json.dumps(asked, separators=(",", ":"))
+            result = results.get(found)
+            if result is None:
+                result = results[found] = encode(found)
+            rows.append(EdgeRow(file, site, text, result))
         self._pending.clear()
         return self.rows.save(rows)
 
 
-def encode(resolution: Any) -> str:
+def encode(resolution: Resolution) -> str:
     defs = [[d.path, d.name, d.qualified_name, d.kind, d.line_start, d.line_end, d.signature,
              d.doc, d.parent, list(d.bases)] for d in resolution.definitions]
     return json.dumps([resolution.confidence, defs], separators=(",", ":"))
