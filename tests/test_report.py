@@ -156,7 +156,8 @@ def test_json_matches_the_contract_and_the_schema() -> None:
     assert data["fallbacks"] == [{"path": "config/defaults.yaml",
                                   "reason": "no symbol support for YAML",
                                   "queries": ["parse_config", "timeout: 30"]}]
-    assert data["stats"] == {"files_indexed": 12, "index_seconds": 0.5, "query_seconds": 0.25}
+    assert data["stats"] == {"files_indexed": 12, "index_seconds": 0.5, "query_seconds": 0.25,
+                             "edges_resolved": 0, "edges_reused": 0}
 
 
 def test_json_staged_and_renamed_fields() -> None:

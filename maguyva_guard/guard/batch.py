@@ -15,6 +15,9 @@ symbols and both intents:
 - one resolver: each reference is resolved once whichever symbol reaches it;
 - one semantic sweep: the vectors are ranked for all the symbols' queries at once (numpy),
   and each symbol's search slices its ranking;
+- the edge cache (retrievers/edgecache.py): a reference resolved by an earlier check is
+  answered from the index while everything its answer read is unchanged, and the new
+  answers are kept when the side's symbols are done (`save_edges`);
 
 The answers are the per-symbol answers exactly (the same requests, answered from shared
 state that a single check never changes), so the report and its JSON are unchanged;
@@ -24,18 +27,22 @@ tests/test_batch.py compares both paths on a repository in every supported langu
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from maguyva_guard import spec
 from maguyva_guard.index import fulltext
+from maguyva_guard.index.edgestore import EdgeRows
 from maguyva_guard.records import Definition, Reference
 from maguyva_guard.search import engine
 
 # Below this many symbols the semantic sweep's numpy import (~0.2 s) costs more than the
 # plain-Python scans it saves (~50 ms each on Django).
 SEMANTIC_SWEEP_MIN = 4
+# "0" turns the edge cache off (neither read nor written): the uncached reference.
+EDGE_CACHE_ENV = "MAGUYVA_GUARD_EDGE_CACHE"
 
 
 class CheckStore:
@@ -103,7 +110,24 @@ def recorders(store: CheckStore, config: object | None, recorder: Any) -> dict[s
     recovered = getattr(graph.inner, "recovered", None) if graph is not None else None
     if recovered is not None and text is not None:
         recovered.text = text  # the graph's own text retriever, replaced by the shared memo
+    resolver = getattr(graph.inner, "resolver", None) if graph is not None else None
+    if resolver is not None and os.environ.get(EDGE_CACHE_ENV) != "0":
+        from maguyva_guard.retrievers.edgecache import code_digest
+
+        resolver.use_edge_cache(EdgeRows(store.conn, code_digest()))
     return built
+
+
+def save_edges(recorders: dict[str, Any]) -> tuple[int, int]:
+    """Keep the references this side resolved in the index's edge cache (before the view
+    changes: their questions are answered in it); (resolved, answered from the cache)."""
+    graph = recorders.get(spec.GRAPH)
+    resolver = getattr(graph.inner, "resolver", None) if graph is not None else None
+    edges = getattr(resolver, "edges", None)
+    if edges is None:
+        return 0, 0
+    edges.save()
+    return edges.resolved, edges.reused
 
 
 def prepare(recorders: dict[str, Any], queries: list[str], preset: str) -> None:

@@ -303,6 +303,7 @@ def check(
         for sym, target in new_targets:
             run.add(callers_of(view, sym, target, preset=preset, depth=depth,
                                recorders=recorders, config=semantic_config))
+        edges = batch.save_edges(recorders)
         configs = frozenset(p for p, k in change_set.kinds.items()
                             if k.kind == changed_files.CONFIG)
         found = mentions.search(store.conn, recorders.get(spec.TEXT), change_set.fallbacks,
@@ -315,6 +316,8 @@ def check(
             for sym, target in old_targets:
                 run.add(callers_of(view, sym, target, preset=preset, depth=depth,
                                    recorders=recorders, config=semantic_config))
+            more = batch.save_edges(recorders)
+            edges = (edges[0] + more[0], edges[1] + more[1])
             cent.update(centralities(store, [k for k in run.affected if k not in cent]))
         review = docs.review(repo, revs.head, change_set.changed)
         query_seconds = time.perf_counter() - t1
@@ -328,8 +331,9 @@ def check(
     change_set = replace(change_set, fallbacks=found.fallbacks)
     result = _report(repo, revs, change_set, run, cent, files_indexed, index_seconds,
                      query_seconds, accounted)
+    stats = replace(result.stats, edges_resolved=edges[0], edges_reused=edges[1])
     return replace(result, mentions=found.mentions, mentions_hidden=found.hidden,
-                   docs_to_review=review.docs, docs_hidden=review.hidden)
+                   docs_to_review=review.docs, docs_hidden=review.hidden, stats=stats)
 
 
 def _kind_of(store: Store) -> changes.KindOf:

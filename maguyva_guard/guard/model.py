@@ -143,6 +143,9 @@ class Stats:
     files_indexed: int = 0
     index_seconds: float = 0.0
     query_seconds: float = 0.0
+    # References resolved by this check, and answered from the index's edge cache instead.
+    edges_resolved: int = 0
+    edges_reused: int = 0
 
 
 @dataclass(frozen=True)

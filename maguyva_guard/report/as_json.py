@@ -110,6 +110,8 @@ class StatsJSON(TypedDict):
     files_indexed: int
     index_seconds: float
     query_seconds: float
+    edges_resolved: int  # ours: references resolved by this check
+    edges_reused: int  # ours: references answered from the index's edge cache
 
 
 class CheckJSON(TypedDict):
@@ -156,6 +158,8 @@ def to_json(report: ImpactReport) -> CheckJSON:
             "files_indexed": s.files_indexed,
             "index_seconds": round(s.index_seconds, SECONDS_DIGITS),
             "query_seconds": round(s.query_seconds, SECONDS_DIGITS),
+            "edges_resolved": s.edges_resolved,
+            "edges_reused": s.edges_reused,
         },
         "possible": [_affected(a) for a in ranked(report.possible)],
         "complete": report.complete,

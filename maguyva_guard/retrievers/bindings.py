@@ -11,6 +11,7 @@ from maguyva_guard.records import (
     Reference,
 )
 from maguyva_guard.retrievers import rusttypes, scripting
+from maguyva_guard.retrievers.edgecache import FILE
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES, PACKAGE_LANGUAGES
 from maguyva_guard.retrievers.resolution_base import (
     CLASS_KINDS,
@@ -29,6 +30,8 @@ class Bindings:
     """Bindings: what a name means in a file, a module, a class and its bases."""
 
     def scope(self: ResolverAPI, path: str) -> FileScope:
+        if self.tracker is not None:
+            self.tracker.ask((FILE, path))
         s = self._scopes.get(path)
         if s is None:
             imports_in = getattr(self.source, "imports_in", None)
@@ -42,12 +45,16 @@ class Bindings:
         return s
 
     def lines(self: ResolverAPI, path: str) -> list[str]:
+        if self.tracker is not None:
+            self.tracker.ask((FILE, path))
         if path not in self._texts:
             self._texts[path] = self.source.text(path).splitlines()
         return self._texts[path]
 
     def top_lines(self: ResolverAPI, path: str) -> list[str]:
         """The lines of a file that start at column 0 with a name (module-level statements)."""
+        if self.tracker is not None:
+            self.tracker.ask((FILE, path))
         found = self._top.get(path)
         if found is None:
             found = self._top[path] = [line for line in self.lines(path)

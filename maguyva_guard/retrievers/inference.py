@@ -14,6 +14,7 @@ from maguyva_guard.records import (
     Definition,
 )
 from maguyva_guard.retrievers import rustchains, rusttypes, scripting
+from maguyva_guard.retrievers.edgecache import FILE
 from maguyva_guard.retrievers.resolution_base import (
     CLASS_KINDS,
     GO_RECEIVER,
@@ -24,6 +25,8 @@ from maguyva_guard.retrievers.resolution_base import (
     Entity,
     ResolverAPI,
     is_self,
+    reused,
+    tracked,
 )
 
 _RUST_MOD = re.compile(r"\s*(?:pub(?:\([\w:]+\))?\s+)?mod\s+(\w+)\s*;")
@@ -37,9 +40,12 @@ class Inference:
         key = (path, name)
         if key not in self._globals:
             self._globals[key] = None  # guards against a cycle through the lookup below
-            mentioned = [line for line in self.top_lines(path) if line.startswith(name)]
-            typed = self._typed_by(path, "", name, mentioned, hops) if mentioned else None
+            with tracked(self, ("globals", *key)):
+                mentioned = [line for line in self.top_lines(path) if line.startswith(name)]
+                typed = self._typed_by(path, "", name, mentioned, hops) if mentioned else None
             self._globals[key] = typed
+        else:
+            reused(self, ("globals", *key))
         return self._globals[key]
 
     def receiver_variable(self: ResolverAPI, path: str, scope: str) -> str:
@@ -184,6 +190,8 @@ class Inference:
     def rust_child_modules(self: ResolverAPI, path: str) -> frozenset[str]:
         """The modules `path` declares with `mod a;` (memoised: asked for every receiver)."""
         memo: dict[str, frozenset[str]] = self.__dict__.setdefault("_rust_child_modules", {})
+        if self.tracker is not None:
+            self.tracker.ask((FILE, path))
         found = memo.get(path)
         if found is None:
             found = memo[path] = frozenset(
@@ -422,8 +430,15 @@ class Inference:
         s.get()` then reaches Session.get. Memoised; a cycle returns None."""
         key = (fn.path, fn.qualified_name)
         if key in self._returns:
+            reused(self, ("returns", *key))
             return self._returns[key]
         self._returns[key] = None  # while it is worked out: recursion ends here
+        with tracked(self, ("returns", *key)):
+            found = self._return_type(fn, hops)
+        self._returns[key] = found
+        return found
+
+    def _return_type(self: ResolverAPI, fn: Definition, hops: int) -> Entity | None:
         found = None
         if language_of(fn.path) in DECLARING_RETURNS and hops <= MAX_HOPS:
             found = self.declared_return(fn, hops)
@@ -440,7 +455,6 @@ class Inference:
                                                           m.group(1), hops + 1))
             else:
                 found = self._returned(fn, hops)
-        self._returns[key] = found
         return found
 
     def _returned(self: ResolverAPI, fn: Definition, hops: int) -> Entity | None:

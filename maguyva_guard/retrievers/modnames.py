@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 from functools import cached_property
 
+from maguyva_guard.retrievers.edgecache import MODNAME, MODULE, PATHS, RecordedMap
 from maguyva_guard.retrievers.importpaths import ImportPaths
 from maguyva_guard.retrievers.resolution_base import (
     ResolverAPI,
@@ -14,12 +16,39 @@ from maguyva_guard.retrievers.resolution_base import (
 class ModuleNaming:
     """Naming modules from paths: the dotted name imports use for each file, and back."""
 
-    @cached_property
+    # The edge cache (edgecache.py) sees each look-up in these maps as a question: the
+    # paths and import paths as a whole, module names one name at a time.
+
+    @property
     def paths(self: ResolverAPI) -> frozenset[str]:
-        return frozenset(self.source.files())
+        if self.tracker is not None:
+            self.tracker.ask((PATHS, ""))
+        return self.all_paths
 
     @cached_property
-    def module_of_path(self: ResolverAPI) -> dict[str, str]:
+    def all_paths(self: ResolverAPI) -> frozenset[str]:
+        return frozenset(self.view.files())
+
+    @property
+    def module_of_path(self: ResolverAPI) -> Mapping[str, str]:
+        if self.tracker is None:
+            return self.all_module_of_path
+        return RecordedMap(self.all_module_of_path, MODNAME, self.tracker)
+
+    @property
+    def modules(self: ResolverAPI) -> Mapping[str, str]:
+        if self.tracker is None:
+            return self.all_modules
+        return RecordedMap(self.all_modules, MODULE, self.tracker)
+
+    @property
+    def imports(self: ResolverAPI) -> ImportPaths:
+        if self.tracker is not None:
+            self.tracker.ask((PATHS, ""))
+        return self.all_imports
+
+    @cached_property
+    def all_module_of_path(self: ResolverAPI) -> dict[str, str]:
         """Path -> the dotted name imports use for it, for every Python file in the view.
 
         Names are relative to the file's source root: the folder above the topmost package
@@ -27,7 +56,7 @@ class ModuleNaming:
         even when `sub` is a namespace package without `__init__.py`. A file under no
         package keeps its path as its name ("scripts/tool.py" is "scripts.tool").
         """
-        python = [p for p in self.paths if p.endswith((".py", ".pyi"))]
+        python = [p for p in self.all_paths if p.endswith((".py", ".pyi"))]
         packages = {p.rpartition("/")[0] for p in python if _is_init(p)}
         roots = {d.rpartition("/")[0] for d in packages if d.rpartition("/")[0] not in packages}
         out: dict[str, str] = {}
@@ -47,15 +76,15 @@ class ModuleNaming:
         return out
 
     @cached_property
-    def modules(self: ResolverAPI) -> dict[str, str]:
+    def all_modules(self: ResolverAPI) -> dict[str, str]:
         """Dotted module name -> path; a `.py` file wins over its `.pyi` stub. Every file is
         also reachable by its full path name ("src.pkg.mod"), and by its name below a `src/`
         folder: a namespace package there ("src/ns/pkg/mod.py", no `ns/__init__.py`) is
         imported as "ns.pkg.mod", which the topmost-package rule cannot see."""
         out: dict[str, str] = {}
-        for path, name in sorted(self.module_of_path.items(), key=lambda i: i[0].endswith("i")):
+        for path, name in sorted(self.all_module_of_path.items(), key=lambda i: i[0].endswith("i")):
             out.setdefault(name, path)
-        for path in sorted(self.module_of_path, key=lambda p: p.endswith("i")):
+        for path in sorted(self.all_module_of_path, key=lambda p: p.endswith("i")):
             full = _without_suffix(path).replace("/", ".").removesuffix(".__init__")
             out.setdefault(full, path)
             below_src = full.partition("src.")[2] if full.startswith("src.") else (
@@ -65,8 +94,8 @@ class ModuleNaming:
         return out
 
     @cached_property
-    def imports(self: ResolverAPI) -> ImportPaths:
-        return ImportPaths(self.paths, self.source.text)
+    def all_imports(self: ResolverAPI) -> ImportPaths:
+        return ImportPaths(self.all_paths, self.view.text)
 
     def absolute_import(self: ResolverAPI, path: str, target: str) -> str:
         """Turn a relative import target ("..x.y") into an absolute dotted name."""

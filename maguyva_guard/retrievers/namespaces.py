@@ -24,6 +24,8 @@ from maguyva_guard.retrievers.resolution_base import (
     NAMESPACE,
     Entity,
     ResolverAPI,
+    reused,
+    tracked,
 )
 
 _MODULE_WIDE = frozenset({"swift"})  # every file of the module sees every other
@@ -69,10 +71,12 @@ class Namespaces:
         give the first; same-named definitions of different kinds make it unsure."""
         key = (language, "*" if package is None else package, name)
         if key in self._namespaced:
+            reused(self, ("namespaced", *key))
             return self._namespaced[key]
-        found = [d for d in self.source.definitions(name=name)
-                 if not d.parent and language_of(d.path) == language
-                 and (package is None or package in self.packages_of(d.path))]
+        with tracked(self, ("namespaced", *key)):
+            found = [d for d in self.source.definitions(name=name)
+                     if not d.parent and language_of(d.path) == language
+                     and (package is None or package in self.packages_of(d.path))]
         entity = None
         if found:
             found.sort(key=lambda d: (d.kind not in CLASS_KINDS, d.path, d.line_start))

@@ -19,6 +19,7 @@ from maguyva_guard.records import (
 )
 from maguyva_guard.retrievers import rustchains, rusttypes, scripting
 from maguyva_guard.retrievers.cfamily import resolve_c
+from maguyva_guard.retrievers.edgecache import DEFS
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.resolution_base import (
     ATTRIBUTE,
@@ -31,6 +32,8 @@ from maguyva_guard.retrievers.resolution_base import (
     Resolution,
     ResolverAPI,
     is_self,
+    reused,
+    tracked,
 )
 
 
@@ -42,7 +45,9 @@ class Policy:
         transitive impact asks about the same references again and again)."""
         found = self._resolved.get(ref)
         if found is None:
-            found = self._resolved[ref] = self._resolve(ref)
+            edges = self.edges
+            found = self._resolved[ref] = self._resolve(ref) if edges is None else \
+                edges.resolve(ref, self._resolve)
         return found
 
     def _resolve(self: ResolverAPI, ref: Reference) -> Resolution:
@@ -168,6 +173,8 @@ class Policy:
 
     def by_name(self: ResolverAPI, ref: Reference) -> Resolution:
         """An attribute on a receiver of unknown type: every method of that name."""
+        if self.tracker is not None:
+            self.tracker.ask((DEFS, ref.name))  # also when answered from the memo below
         family = _family(language_of(ref.path))
         candidates = self._members.get((ref.name, family))
         if candidates is None:
@@ -192,11 +199,14 @@ class Policy:
         found = self._one_hierarchy.get(name)
         if found is None:
             roots: set[tuple[str, str]] = set()
-            for d in members:
-                roots.add(self.hierarchy_root(d))
-                if len(roots) > 1:
-                    break
+            with tracked(self, ("one_hierarchy", name)):
+                for d in members:
+                    roots.add(self.hierarchy_root(d))
+                    if len(roots) > 1:
+                        break
             found = self._one_hierarchy[name] = len(roots) == 1
+        else:
+            reused(self, ("one_hierarchy", name))
         return found
 
     def hierarchy_root(self: ResolverAPI, method: Definition) -> tuple[str, str]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from maguyva_guard.records import (
     CLASS,
@@ -18,6 +19,9 @@ from maguyva_guard.records import (
     Reference,
 )
 from maguyva_guard.retrievers.importpaths import ImportPaths
+
+if TYPE_CHECKING:
+    from maguyva_guard.retrievers.edgecache import EdgeCache, Tracker
 
 CLASS_KINDS = frozenset({CLASS, INTERFACE, TYPE})
 
@@ -173,10 +177,26 @@ def binds(imp: Reference) -> bool:
 
 
 
+def tracked(r: ResolverAPI, key: tuple[Any, ...]) -> AbstractContextManager[object]:
+    """Around the work that fills a memo entry: with the edge cache on, the entry keeps
+    the questions that work asked of the view (retrievers/edgecache.py)."""
+    return r.tracker.computing(key) if r.tracker is not None else nullcontext()
+
+
+def reused(r: ResolverAPI, key: tuple[Any, ...]) -> None:
+    """A memo entry read again: its questions count for the answer being worked out."""
+    if r.tracker is not None:
+        r.tracker.reused(key)
+
+
 class ResolverAPI(Protocol):
     """The whole resolver, as each of its parts (mixins) sees the others."""
 
     source: SymbolSource
+    # The view as given (`source` may be it behind the edge cache's recorder).
+    view: SymbolSource
+    tracker: Tracker | None
+    edges: EdgeCache | None
     data_attribute: Callable[[str], bool]
     _scopes: dict[str, FileScope]
     _texts: dict[str, list[str]]
@@ -191,9 +211,17 @@ class ResolverAPI(Protocol):
     @property
     def paths(self) -> frozenset[str]: ...
     @property
-    def module_of_path(self) -> dict[str, str]: ...
+    def module_of_path(self) -> Mapping[str, str]: ...
     @property
-    def modules(self) -> dict[str, str]: ...
+    def modules(self) -> Mapping[str, str]: ...
+    @property
+    def all_module_of_path(self) -> dict[str, str]: ...
+    @property
+    def all_modules(self) -> dict[str, str]: ...
+    @property
+    def all_paths(self) -> frozenset[str]: ...
+    @property
+    def all_imports(self) -> ImportPaths: ...
     @property
     def imports(self) -> ImportPaths: ...
     def scope(self, path: str) -> FileScope: ...
@@ -242,6 +270,7 @@ class ResolverAPI(Protocol):
                    patterns: tuple[re.Pattern[str], ...], hops: int) -> Entity | None: ...
     def called(self, e: Entity | None, hops: int) -> Entity | None: ...
     def return_type(self, fn: Definition, hops: int=0) -> Entity | None: ...
+    def _return_type(self, fn: Definition, hops: int) -> Entity | None: ...
     def _returned(self, fn: Definition, hops: int) -> Entity | None: ...
     def resolve(self, ref: Reference) -> Resolution: ...
     def _resolve(self, ref: Reference) -> Resolution: ...

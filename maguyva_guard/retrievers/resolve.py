@@ -31,8 +31,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from maguyva_guard.index.edgestore import EdgeRows
 from maguyva_guard.records import Definition, Reference
 from maguyva_guard.retrievers.bindings import Bindings
+from maguyva_guard.retrievers.edgecache import (
+    ATTR,
+    Answers,
+    EdgeCache,
+    RecordingSource,
+    Tracker,
+    ViewQuestions,
+)
 from maguyva_guard.retrievers.foreign import Foreign
 from maguyva_guard.retrievers.inference import Inference
 from maguyva_guard.retrievers.modnames import ModuleNaming
@@ -57,6 +66,9 @@ class Resolver(Policy, Inference, Foreign, Bindings, Namespaces, ModuleNaming):
     def __init__(self, source: SymbolSource,
                  data_attribute: Callable[[str], bool] | None = None):
         self.source = source
+        self.view = source
+        self.tracker: Tracker | None = None  # set with the edge cache (use_edge_cache)
+        self.edges: EdgeCache | None = None
         # Whether some class assigns `self.<name> = ...` (the graph asks the text index).
         self.data_attribute = data_attribute or (lambda name: False)
         self._scopes: dict[str, FileScope] = {}
@@ -69,3 +81,21 @@ class Resolver(Policy, Inference, Foreign, Bindings, Namespaces, ModuleNaming):
         self._returns: dict[tuple[str, str], Entity | None] = {}
         self._top: dict[str, list[str]] = {}
         self._namespaced: dict[tuple[str, str, str], Entity | None] = {}
+
+    def use_edge_cache(self, rows: EdgeRows) -> EdgeCache:
+        """Answer references from the index's edge cache where still valid, and note the
+        questions of every new answer so it can be kept (edgecache.py). Before any use."""
+        tracker = self.tracker = Tracker()
+        view, attribute = self.view, self.data_attribute
+        self.source = RecordingSource(view, tracker)
+
+        def data_attribute(name: str) -> bool:
+            tracker.ask((ATTR, name))
+            return attribute(name)
+
+        self.data_attribute = data_attribute
+        answers = Answers(ViewQuestions(view.files, view.definitions,
+                                        lambda: self.all_modules,
+                                        lambda: self.all_module_of_path, attribute))
+        self.edges = EdgeCache(rows, answers, tracker)
+        return self.edges

@@ -20,6 +20,7 @@ import re
 from typing import Final
 
 from maguyva_guard.records import INHERIT, Definition
+from maguyva_guard.retrievers.edgecache import FILE
 from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, MAX_HOPS, Entity, ResolverAPI
 
 # Types of the language and its standard library whose methods are not the crate's.
@@ -136,6 +137,8 @@ def implemented(r: ResolverAPI, cls: Definition) -> tuple[str, ...]:
     (their default methods are its methods). Impls in other files are not looked for.
     Memoised per file: every hierarchy walk asks it."""
     memo: dict[str, dict[str, tuple[str, ...]]] = r.__dict__.setdefault("_rust_impls", {})
+    if r.tracker is not None:  # the memo read stands for reading the file (edgecache.py)
+        r.tracker.ask((FILE, cls.path))
     found = memo.get(cls.path)
     if found is None:
         by_type: dict[str, list[str]] = {}
