@@ -87,6 +87,13 @@ class Recorder:
     def modality(self) -> str:
         return self.inner.modality
 
+    @property
+    def may_block(self) -> bool:
+        """The wrapped retriever's: a network backend (Voyage) then runs in a thread of its
+        own under the engine's deadline, as it does unwrapped (search/modalities.py); hidden
+        by the wrapper, a late answer held the whole check up to the HTTP timeout."""
+        return bool(getattr(self.inner, "may_block", False))
+
     def search(self, request: SearchRequest) -> list[Hit]:
         key = replace(request, intent="")
         if key not in self.hits:
@@ -136,8 +143,11 @@ def callers_of(
     depth: int,
     recorders: dict[str, Recorder],
     config: object | None = None,
+    dropped: model.Dropped | None = None,
 ) -> dict[tuple[str, str], Affected]:
-    """Every caller of `target` (to `depth`), ranked by the fused score of both intents."""
+    """Every caller of `target` (to `depth`), ranked by the fused score of both intents.
+    `dropped` collects the modalities that failed or missed the engine's deadline for this
+    symbol: its callers' scores then lack their evidence (the report says so)."""
     found: dict[tuple[str, str], Affected] = {}
     fused: dict[tuple[str, str], tuple[float, set[str], tuple[Contribution, ...], str]] = {}
     # One wording for both intents (the intent is given, not classified from it): the
@@ -150,6 +160,9 @@ def callers_of(
             intent=intent, limit=None, dedupe_per_file=False, retrievers=recorders, config=config,
             candidates=GUARD_CANDIDATES,
         )
+        if dropped is not None:
+            for modality, reason in response.modalities_failed.items():
+                dropped.note(modality, reason, target)
         for r in response.results:
             key = (r.path, r.symbol)
             score, mods, contribs, strategy = fused.get(key, (0.0, set(), (), ""))
@@ -202,6 +215,7 @@ class _Run:
     """The mutable state of one check: the callers found so far."""
 
     affected: dict[tuple[str, str], Affected] = field(default_factory=dict)
+    dropped: model.Dropped = field(default_factory=lambda: model.Dropped())
 
     def add(self, found: dict[tuple[str, str], Affected]) -> None:
         for key, a in found.items():
@@ -301,7 +315,8 @@ def check(
         view, recorders = _query_side(store, new_targets, preset, semantic_config, batched)
         for sym, target in new_targets:
             run.add(callers_of(view, sym, target, preset=preset, depth=depth,
-                               recorders=recorders, config=semantic_config))
+                               recorders=recorders, config=semantic_config,
+                               dropped=run.dropped))
         configs = frozenset(p for p, k in change_set.kinds.items()
                             if k.kind == changed_files.CONFIG)
         found = mentions.search(store.conn, recorders.get(spec.TEXT), change_set.fallbacks,
@@ -313,7 +328,8 @@ def check(
             view, recorders = _query_side(store, old_targets, preset, semantic_config, batched)
             for sym, target in old_targets:
                 run.add(callers_of(view, sym, target, preset=preset, depth=depth,
-                                   recorders=recorders, config=semantic_config))
+                                   recorders=recorders, config=semantic_config,
+                                   dropped=run.dropped))
             cent.update(centralities(store, [k for k in run.affected if k not in cent]))
         review = docs.review(repo, revs.head, change_set.changed)
         query_seconds = time.perf_counter() - t1
@@ -424,6 +440,7 @@ def _report(
                 and language_for(c.path) == "python"]
     implicit += [syntax_reason(c.qualified_name, c.path) for c in change_set.changed
                  if syntax_called(c)]
+    implicit += run.dropped.reasons()
     reasons = (*implicit, *model.derived_reasons(affected, change_set.fallbacks),
                *model.unread_reasons(files)) if implicit else ()
     return model.ImpactReport(
