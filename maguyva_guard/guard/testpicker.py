@@ -53,6 +53,10 @@ class Picker:
             self.picked[test.id] = test
 
     def file(self, path: str, chain: tuple[str, ...], reason: str) -> None:
+        prev = self.picked.get(path)
+        if prev is not None and len(chain) >= len(prev.chain):
+            return  # what `add` would keep, without building the record (a lost trail
+            # selects its hundreds of importers again for each caller in the same file)
         self.add(SelectedTest(path, path, "", chain, reason))
 
     def everything(self, reason: str) -> None:
