@@ -139,12 +139,12 @@ class SemanticRetriever:
         k = max(request.limit, 1) * 2
         while True:
             keys, nearest = nearest_of(k)
+            self._places.update(_places_of_many(
+                self.store, [key for key in keys if key not in self._places]))
             hits = []
             for key, (_, distance) in zip(keys, nearest, strict=True):
                 score = 1.0 - distance / backend.dimension
-                places = self._places.get(key)
-                if places is None:
-                    places = self._places[key] = _places_of(self.store, key)
+                places = self._places[key]
                 for p in places:
                     if p.path not in request.exclude_paths:
                         hits.append(Hit(p.path, p.line_start, p.line_end,
@@ -179,6 +179,29 @@ def _places_of(store: Store, key: bytes) -> list[embeddings.Place]:
     )
     return [embeddings.Place(p, qualify(module_prefix(p, lang), sym), a, b)
             for p, lang, sym, a, b in rows]
+
+
+def _places_of_many(store: Store, keys: list[bytes]) -> dict[bytes, list[embeddings.Place]]:
+    """`_places_of` for many keys in one statement (a search reads the places of its 200
+    nearest chunks: one look-up each cost 13,000 statements on a 50-symbol Django check).
+    The prefixes drive the join in their order, each through the same index range as
+    `_places_of`, so each key's places come in the same order."""
+    import json
+
+    from maguyva_guard.index.store import module_prefix, qualify
+
+    unique = list(dict.fromkeys(keys))
+    out: dict[bytes, list[embeddings.Place]] = {key: [] for key in unique}
+    if not unique:
+        return out
+    prefixes = [vectors.hash_prefix(key) for key in unique]
+    rows = store.conn.execute(
+        "SELECT j.key, f.path, f.language, c.symbol, c.line_start, c.line_end"
+        " FROM json_each(?) j JOIN chunks c ON c.hash >= j.value AND c.hash < j.value || 'g'"
+        " JOIN files f ON f.blob_id = c.blob", (json.dumps(prefixes),))
+    for i, p, lang, sym, a, b in rows:
+        out[unique[i]].append(embeddings.Place(p, qualify(module_prefix(p, lang), sym), a, b))
+    return out
 
 
 _searchables: dict[tuple[int, Path], tuple[Any, Any, Any, int]] = {}
