@@ -158,7 +158,7 @@ def callers_of(
         response = engine.search(
             store, query, preset=preset, target=target, depth=depth,
             intent=intent, limit=None, dedupe_per_file=False, retrievers=recorders, config=config,
-            candidates=GUARD_CANDIDATES,
+            candidates=GUARD_CANDIDATES, fuse_only=spec.GRAPH,
         )
         if dropped is not None:
             for modality, reason in response.modalities_failed.items():
