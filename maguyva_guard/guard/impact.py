@@ -88,6 +88,13 @@ class Recorder:
     def modality(self) -> str:
         return self.inner.modality
 
+    @property
+    def may_block(self) -> bool:
+        """The wrapped retriever's: a network backend (Voyage) then runs in a thread of its
+        own under the engine's deadline, as it does unwrapped (search/modalities.py); hidden
+        by the wrapper, a late answer held the whole check up to the HTTP timeout."""
+        return bool(getattr(self.inner, "may_block", False))
+
     def search(self, request: SearchRequest) -> list[Hit]:
         key = replace(request, intent="")
         if key not in self.hits:
@@ -137,8 +144,11 @@ def callers_of(
     depth: int,
     recorders: dict[str, Recorder],
     config: object | None = None,
+    dropped: model.Dropped | None = None,
 ) -> dict[tuple[str, str], Affected]:
-    """Every caller of `target` (to `depth`), ranked by the fused score of both intents."""
+    """Every caller of `target` (to `depth`), ranked by the fused score of both intents.
+    `dropped` collects the modalities that failed or missed the engine's deadline for this
+    symbol: its callers' scores then lack their evidence (the report says so)."""
     found: dict[tuple[str, str], Affected] = {}
     fused: dict[tuple[str, str], tuple[float, set[str], tuple[Contribution, ...], str]] = {}
     # One wording for both intents (the intent is given, not classified from it): the
@@ -149,8 +159,11 @@ def callers_of(
         response = engine.search(
             store, query, preset=preset, target=target, depth=depth,
             intent=intent, limit=None, dedupe_per_file=False, retrievers=recorders, config=config,
-            candidates=GUARD_CANDIDATES,
+            candidates=GUARD_CANDIDATES, fuse_only=spec.GRAPH,
         )
+        if dropped is not None:
+            for modality, reason in response.modalities_failed.items():
+                dropped.note(modality, reason, target)
         for r in response.results:
             key = (r.path, r.symbol)
             score, mods, contribs, strategy = fused.get(key, (0.0, set(), (), ""))
@@ -203,6 +216,7 @@ class _Run:
     """The mutable state of one check: the callers found so far."""
 
     affected: dict[tuple[str, str], Affected] = field(default_factory=dict)
+    dropped: model.Dropped = field(default_factory=lambda: model.Dropped())
 
     def add(self, found: dict[tuple[str, str], Affected]) -> None:
         for key, a in found.items():
@@ -302,7 +316,8 @@ def check(
         view, recorders = _query_side(store, new_targets, preset, semantic_config, batched)
         for sym, target in new_targets:
             run.add(callers_of(view, sym, target, preset=preset, depth=depth,
-                               recorders=recorders, config=semantic_config))
+                               recorders=recorders, config=semantic_config,
+                               dropped=run.dropped))
         edges = batch.save_edges(recorders)
         configs = frozenset(p for p, k in change_set.kinds.items()
                             if k.kind == changed_files.CONFIG)
@@ -315,7 +330,8 @@ def check(
             view, recorders = _query_side(store, old_targets, preset, semantic_config, batched)
             for sym, target in old_targets:
                 run.add(callers_of(view, sym, target, preset=preset, depth=depth,
-                                   recorders=recorders, config=semantic_config))
+                                   recorders=recorders, config=semantic_config,
+                                   dropped=run.dropped))
             more = batch.save_edges(recorders)
             edges = (edges[0] + more[0], edges[1] + more[1])
             cent.update(centralities(store, [k for k in run.affected if k not in cent]))
@@ -429,6 +445,7 @@ def _report(
         is_protocol_method(c) and language_for(c.path) == "python") or is_rust_syntax_method(c)]
     implicit += [syntax_reason(c.qualified_name, c.path) for c in change_set.changed
                  if syntax_called(c) and not is_rust_syntax_method(c)]
+    implicit += run.dropped.reasons()
     reasons = (*implicit, *model.derived_reasons(affected, change_set.fallbacks),
                *model.unread_reasons(files)) if implicit else ()
     return model.ImpactReport(

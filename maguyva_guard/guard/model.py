@@ -75,6 +75,34 @@ def fallback_reason(count: int) -> str:
             " mentions, not callers)")
 
 
+DROPPED_PREFIX: Final = "ranking partial:"
+
+
+class Dropped:
+    """The search modalities that failed or missed the engine's deadline (a loaded machine,
+    a slow remote backend) while a check asked about its changed symbols, by modality and
+    reason, with the symbols they failed for. Only the graph decides who is a caller, and
+    the guard asks it again when it did not answer, so the callers stay whole; but their
+    fused scores, hence their order, lack the dropped modality's evidence. Said in the
+    report, never silent: two runs of one check may otherwise rank differently."""
+
+    def __init__(self) -> None:
+        self._symbols: dict[tuple[str, str], set[tuple[str, str]]] = {}
+
+    def note(self, modality: str, reason: str, target: object) -> None:
+        key = (getattr(target, "path", ""), getattr(target, "qualified_name", ""))
+        self._symbols.setdefault((modality, reason), set()).add(key)
+
+    def reasons(self) -> list[str]:
+        return [f"{DROPPED_PREFIX} the {modality} search {_failed(reason)} for"
+                f" {plural(len(keys), 'changed symbol')} (callers complete, ranked without"
+                " its evidence)" for (modality, reason), keys in sorted(self._symbols.items())]
+
+
+def _failed(reason: str) -> str:
+    return reason if reason.startswith("timed out") else f"failed ({reason})"
+
+
 MODULE_CAUSE: Final = ":<module>"  # `because_of` of a mention: "<path>:<module>"
 # Paths listed per group of the files section in text and Markdown (JSON lists all).
 FILES_SHOWN: Final = 5

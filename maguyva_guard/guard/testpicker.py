@@ -60,6 +60,10 @@ class Picker:
         return True
 
     def file(self, path: str, chain: tuple[str, ...], reason: str) -> bool:
+        prev = self.picked.get(path)
+        if prev is not None and len(chain) >= len(prev.chain):
+            return True  # what `add` would keep, without building the record (a lost trail
+            # selects its hundreds of importers again for each caller in the same file)
         return self.add(SelectedTest(path, path, "", chain, reason))
 
     def everything(self, reason: str) -> None:

@@ -130,32 +130,39 @@ def is_polymorphic(view: TestView, c: ChangedSymbol) -> bool:
 
 def load(store: Store) -> TestView:
     """The test files of the current view, the imports of every Python file, and the
-    method names several definitions carry."""
+    method names several definitions carry. Read as plain rows (path, line, target; the
+    names a test file uses), not as Reference records: a JSON check reads every import of
+    the repository here, and building and qualifying a record per row cost most of it."""
     resolver = Resolver(store)
+    lines: dict[str, set[int]] = {}
+    raw: dict[str, list[str]] = {}  # path -> the targets of its import lines, as written
+    for path, line, target in store.conn.execute(
+            "SELECT f.path, r.line, r.target FROM refs r JOIN files f ON f.blob_id = r.blob"
+            " WHERE r.kind = ?", (IMPORT,)):
+        lines.setdefault(path, set()).add(line)
+        if target:
+            raw.setdefault(path, []).append(target)
     files: dict[str, TestFile] = {}
     for path, info in store.files().items():
         if info.category != classify.TEST or not info.language:
             continue
         if not (is_test_module(path) or posixpath.basename(path) == CONFTEST):
             continue
-        every = store.references(path=path)
-        refs = [r for r in every if r.kind == IMPORT]
-        imports = frozenset(resolver.absolute_import(path, r.target) for r in refs if r.target)
+        used = store.conn.execute(
+            "SELECT DISTINCT r.name FROM refs r JOIN files f ON f.blob_id = r.blob"
+            " WHERE f.path = ? AND r.kind != ?", (path, IMPORT))
         files[path] = TestFile(path, info.language, module_name(path, info.language),
-                               tuple(store.definitions(path=path)), imports,
-                               frozenset(r.line for r in refs),
-                               frozenset(r.name for r in every if r.kind != IMPORT))
+                               tuple(store.definitions(path=path)),
+                               frozenset(resolver.absolute_import(path, t)
+                                         for t in raw.get(path, ())),
+                               frozenset(lines.get(path, ())),
+                               frozenset(name for (name,) in used))
     names = {path: frozenset({dotted, module_name(path, "python")})
              for path, dotted in resolver.module_of_path.items()}
-    targets: dict[str, set[str]] = {}
-    lines: dict[str, set[int]] = {}
-    for r in store.references(kinds=(IMPORT,)):
-        lines.setdefault(r.path, set()).add(r.line)
-        if r.target and r.path in names:
-            targets.setdefault(r.path, set()).add(resolver.absolute_import(r.path, r.target))
+    targets = {path: frozenset(resolver.absolute_import(path, t) for t in found)
+               for path, found in raw.items() if path in names}
     modules = {n for ns in names.values() for n in ns}
     by_string = tuple((r.path, r.scope, r.target) for r in store.references(kinds=(STRING,))
                       if r.path in files and r.target in modules)
-    return TestView(files, names, {p: frozenset(t) for p, t in targets.items()},
-                    {p: frozenset(n) for p, n in lines.items()}, shared_method_names(store),
-                    by_string)
+    return TestView(files, names, targets, {p: frozenset(n) for p, n in lines.items()},
+                    shared_method_names(store), by_string)

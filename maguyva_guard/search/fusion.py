@@ -18,7 +18,7 @@ off. A file's dropped results are not lost: their contributions stay on the kept
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from maguyva_guard import spec
@@ -75,6 +75,7 @@ def fuse(
     dedupe_per_file: bool = True,
     limit: int | None = None,
     demote: bool = True,
+    keys: Container[tuple[str, str]] | None = None,
 ) -> list[FusedResult]:
     """Merge each modality's ranked hits into one list, best first (design §5).
 
@@ -82,6 +83,8 @@ def fuse(
     modality with weight 0 contributes nothing (the engine never runs one). `demote=False`
     keeps vendor/build paths at their rank: a pasted trace's frame in `dist/` is where the
     error happened, whatever the path says (the text retriever weighs categories itself).
+    `keys`: only these (path, symbol) keys are fused (each with the ranks it has among all
+    the hits); the others are left out.
     """
     found: dict[tuple[str, str], list[tuple[Contribution, Hit]]] = {}
     boosts: dict[tuple[str, str], tuple[float, float]] = {}
@@ -91,6 +94,8 @@ def fuse(
             continue
         for rank, hit in enumerate(_distinct(hits)):
             key = (hit.path, _symbol(hit))
+            if keys is not None and key not in keys:
+                continue
             if key not in boosts:
                 c = centrality(*key)
                 boosts[key] = (c, spec.centrality_boost(c))

@@ -40,10 +40,12 @@ Factory = Callable[[], Retriever]
 
 
 def run(modalities: tuple[str, ...], factories: Mapping[str, Factory], request: SearchRequest,
-        timeout: float) -> tuple[dict[str, list[Hit]], dict[str, str]]:
-    """Run the modalities under one deadline; (hits per modality that answered, reason per
-    failure), both in the order of `modalities`."""
-    deadline = time.monotonic() + timeout
+        timeout: float, started: float | None = None,
+        ) -> tuple[dict[str, list[Hit]], dict[str, str]]:
+    """Run the modalities under one deadline, `timeout` seconds after `started` (a
+    time.monotonic(); None: now); (hits per modality that answered, reason per failure),
+    both in the order of `modalities`."""
+    deadline = (time.monotonic() if started is None else started) + timeout
     outcomes: dict[str, list[Hit] | BaseException] = {}
     lock = threading.Lock()
 
