@@ -390,3 +390,30 @@ def test_java_fields_typed_by_a_qualified_type_or_through_a_chained_builder(make
     report = affected(make_repo, files, "p/Line.java", "public Builder setMaxWidth(int w)",
                       "public Builder setMaxWidth(int w, int h)")
     assert callers(report) == {("p/Parser.java", "p.Parser.Parser.resize", "probable")}
+
+
+# --- a nested class calling its outer class's members by bare name ---------------------------
+
+@pytest.mark.parametrize(("files", "path", "old", "new", "expected"), [
+    ({"p/Outer.java": "package p;\npublic class Outer {\n"
+                      "  public static final class Builder {\n"
+                      "    private final java.util.function.Function<String, String> f =\n"
+                      "        o -> \"x\" + describe(o);\n"
+                      "    public String make(String s) { return describe(s); }\n  }\n"
+                      "  public static String describe(final String s) { return s; }\n}\n"},
+     "p/Outer.java", "describe(final String s)", "describe(final String s, int k)",
+     {("p/Outer.java", "p.Outer.Outer.Builder", "exact"),
+      ("p/Outer.java", "p.Outer.Outer.Builder.make", "exact")}),
+    ({"Outer.cs": "namespace P {\n  public class Outer {\n"
+                  "    public class Inner {\n"
+                  "      public int Go() { return Twice(1); }\n    }\n"
+                  "    public static int Twice(int x) { return 2 * x; }\n  }\n}\n"},
+     "Outer.cs", "Twice(int x)", "Twice(int x, int y)",
+     {("Outer.cs", "Outer.Outer.Inner.Go", "exact")}),
+], ids=["java", "csharp"])
+def test_a_nested_class_calls_its_outer_classs_member_by_bare_name(
+        make_repo, files, path, old, new, expected) -> None:
+    # Before: "No callers affected" and complete, a false "no impact" (commons-cli's
+    # HelpFormatter.Builder calling HelpFormatter.getDescription in the Java leg).
+    report = affected(make_repo, files, path, old, new)
+    assert callers(report) == expected

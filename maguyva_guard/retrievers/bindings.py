@@ -291,9 +291,16 @@ class Bindings:
             q = d.parent
         if language_of(path) in IMPLICIT_THIS:
             cls = self.enclosing_class(path, scope)
-            member = self.class_member(cls, name, hops + 1) if cls is not None else None
-            if member is not None and not _constructor(member):  # `A` in B: a class
-                return Entity("definition", path=member.path, definition=member)
+            while cls is not None:
+                member = self.class_member(cls, name, hops + 1)
+                if member is not None and not _constructor(member):  # `A` in B: a class
+                    return Entity("definition", path=member.path, definition=member)
+                # A nested class sees its outer classes' members by bare name (Java, C#,
+                # Kotlin, Scala, Swift); Ruby's nesting shares constants, not methods.
+                outer = cls.parent if language_of(path) != "ruby" else ""
+                nxt = self.enclosing_class(path, outer) if outer else None
+                cls = nxt if nxt is not None and nxt.qualified_name != cls.qualified_name \
+                    else None
         bound = self.module_binding(path, name, hops)
         if bound is None and language_of(path) == "ruby" and name[:1].isupper():
             const = scripting.ruby_constant(self.source, scope, name)
