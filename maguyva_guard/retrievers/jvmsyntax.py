@@ -18,7 +18,8 @@ from typing import Final
 
 from maguyva_guard.extract.languages import language_for
 from maguyva_guard.records import CALL, METHOD, Definition, Reference
-from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, Entity, ResolverAPI
+from maguyva_guard.retrievers.protocols import enclosing_name, is_instance_of
+from maguyva_guard.retrievers.resolution_base import ResolverAPI
 
 _OPERAND: Final = r"([A-Za-z_][\w.]*(?:\(\))?)"
 _INFIX: Final = {"+": r"\+(?![+=])", "-": r"-(?![-=>])", "*": r"\*(?![=/])", "/": r"/(?![/*=])",
@@ -86,7 +87,7 @@ def implicit_calls(resolver: ResolverAPI, target: Definition,
                 continue
             if _site(resolver, target, path, number, line, patterns, definitions, known):
                 yield Reference(path, target.name, CALL, number,
-                                _enclosing(definitions, number))
+                                enclosing_name(definitions, number))
 
 
 def _site(resolver: ResolverAPI, target: Definition, path: str, number: int, line: str,
@@ -97,31 +98,11 @@ def _site(resolver: ResolverAPI, target: Definition, path: str, number: int, lin
         for m in pattern.finditer(line):
             if "//" in line[: m.start(1)]:
                 break
-            where = _enclosing(definitions, number)
+            where = enclosing_name(definitions, number)
             key = (path, where, m.group(1))
             if key not in known:
-                known[key] = _is_instance_of(resolver, path, where, m.group(1), target)
+                known[key] = is_instance_of(resolver, path, where, m.group(1), target,
+                                            classes_only=True)
             if known[key]:
                 return True
     return False
-
-
-def _enclosing(definitions: list[Definition], line: int) -> str:
-    inside = [d for d in definitions if d.line_start <= line <= d.line_end]
-    return max(inside, key=lambda d: d.line_start).qualified_name if inside else ""
-
-
-def _is_instance_of(resolver: ResolverAPI, path: str, scope: str, operand: str,
-                    target: Definition) -> bool:
-    """Whether `operand` is an instance of a class whose `target.name` is `target`."""
-    e: Entity | None
-    if operand.endswith("()"):
-        e = resolver.called(resolver.callee(path, scope, operand[:-2]), 0)
-    else:
-        e = resolver.resolve_expression(path, scope, operand)
-    if e is None or e.kind != "instance" or e.definition is None \
-            or e.definition.kind not in CLASS_KINDS:
-        return False
-    found = resolver.class_member(e.definition, target.name)
-    return found is not None and (found.path, found.qualified_name) == (
-        target.path, target.qualified_name)

@@ -17,6 +17,7 @@ from typing import Final, Protocol
 
 from maguyva_guard.records import CALL, METHOD, Definition, Reference
 from maguyva_guard.retrievers.pylocals import in_comment_or_string
+from maguyva_guard.retrievers.resolution_base import ResolverAPI
 from maguyva_guard.retrievers.resolve import CLASS_KINDS, Entity, Resolver
 
 _OPERAND: Final = r"([A-Za-z_][\w.]*(?:\(\))?)"
@@ -96,29 +97,32 @@ def implicit_calls(resolver: Resolver, target: Definition,
                     continue
                 if target.name == "__contains__" and _FOR.search(line[: m.start(1)]):
                     continue  # `for x in t` iterates; it does not ask `in`
-                where = _enclosing(scope.definitions, number)
+                where = enclosing_name(scope.definitions, number)
                 key = (path, where, m.group(1))
                 if key not in known:
-                    known[key] = _is_instance_of(resolver, path, where, m.group(1), target)
+                    known[key] = is_instance_of(resolver, path, where, m.group(1), target)
                 if known[key]:
                     yield Reference(path, target.name, CALL, number, where)
                     break
 
 
-def _enclosing(definitions: list[Definition], line: int) -> str:
+def enclosing_name(definitions: list[Definition], line: int) -> str:
+    """The qualified name of the innermost definition around `line` ("" at module level)."""
     inside = [d for d in definitions if d.line_start <= line <= d.line_end]
     return max(inside, key=lambda d: d.line_start).qualified_name if inside else ""
 
 
-def _is_instance_of(resolver: Resolver, path: str, scope: str, operand: str,
-                    target: Definition) -> bool:
-    """Whether `operand` is an instance of a class whose `target.name` is `target`."""
+def is_instance_of(resolver: ResolverAPI, path: str, scope: str, operand: str,
+                   target: Definition, classes_only: bool = False) -> bool:
+    """Whether `operand` is an instance of a class whose `target.name` is `target`
+    (`classes_only`: of a definition that is a class, not of a type alias or the like)."""
     e: Entity | None
     if operand.endswith("()"):
         e = resolver.called(resolver.callee(path, scope, operand[:-2]), 0)
     else:
         e = resolver.resolve_expression(path, scope, operand)
-    if e is None or e.kind != "instance" or e.definition is None:
+    if e is None or e.kind != "instance" or e.definition is None or (
+            classes_only and e.definition.kind not in CLASS_KINDS):
         return False
     found = resolver.class_member(e.definition, target.name)
     return found is not None and (found.path, found.qualified_name) == (

@@ -20,6 +20,7 @@ from typing import Final
 from maguyva_guard.extract.languages import language_for
 from maguyva_guard.records import CALL, METHOD, Definition, Reference
 from maguyva_guard.retrievers import rusttypes
+from maguyva_guard.retrievers.protocols import enclosing_name
 from maguyva_guard.retrievers.resolve import CLASS_KINDS, Resolver
 from maguyva_guard.retrievers.syntaxcalls import Located
 
@@ -71,7 +72,7 @@ def rust_implicit_calls(resolver: Resolver, target: Definition,
             if not code.strip() or code.lstrip().startswith(("#", "*")):
                 continue
             for operand in _operands(target.name, code):
-                where = _enclosing(definitions, number)
+                where = enclosing_name(definitions, number)
                 if (path, where) == (target.path, target.qualified_name):
                     continue
                 key = (path, where, operand)
@@ -103,9 +104,6 @@ def _operands(name: str, code: str) -> Iterator[str]:
             yield m.group(1)
 
 
-def _enclosing(definitions: list[Definition], line: int) -> str:
-    inside = [d for d in definitions if d.line_start <= line <= d.line_end]
-    return max(inside, key=lambda d: d.line_start).qualified_name if inside else ""
 
 
 def _of_type(resolver: Resolver, path: str, scope: str, operand: str, owner: Definition,
