@@ -10,7 +10,7 @@ import re
 from typing import Final
 
 from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, MAX_HOPS, Entity, ResolverAPI
-from maguyva_guard.retrievers.rusttypes import declared_return
+from maguyva_guard.retrievers.rusttypes import declared_return, instance_of_type
 
 # Methods that give their receiver's type (`x.clone()`), and those that take what an
 # Option or Result holds (`x.unwrap()`).
@@ -121,14 +121,7 @@ def unwrapped_return(r: ResolverAPI, fn: Entity | None, hops: int) -> Entity | N
     m = _WRAPPED.search(d.signature.replace("\n", " "))
     if m is None:
         return None
-    name = m.group(1)
-    if name == "Self":
-        cls = r.enclosing_class(d.path, d.qualified_name)
-        return Entity("instance", path=cls.path, definition=cls, sure=False) if cls else None
-    e = r.resolve_expression(d.path, d.qualified_name, name, hops + 1)
-    if e is None or e.definition is None or e.definition.kind not in CLASS_KINDS:
-        return None
-    return Entity("instance", path=e.path, definition=e.definition, sure=False)
+    return instance_of_type(r, d, m.group(1), hops)
 
 
 def receiver_tail(receiver: str) -> str:

@@ -47,11 +47,17 @@ def declared_return(r: ResolverAPI, fn: Definition, hops: int) -> Entity | None:
     if m is None:
         return None
     name = m.group(1)
+    if name != "Self" and name.rsplit("::", 1)[-1] in STD_TYPES:
+        return None
+    return instance_of_type(r, fn, name, hops)
+
+
+def instance_of_type(r: ResolverAPI, fn: Definition, name: str, hops: int) -> Entity | None:
+    """A probable instance of the type `name` as written in `fn`'s signature: `Self` is the
+    type of the `impl` block, another name is resolved from `fn`'s scope to a crate type."""
     if name == "Self":
         cls = r.enclosing_class(fn.path, fn.qualified_name)
         return Entity("instance", path=cls.path, definition=cls, sure=False) if cls else None
-    if name.rsplit("::", 1)[-1] in STD_TYPES:
-        return None
     e = r.resolve_expression(fn.path, fn.qualified_name, name, hops + 1)
     if e is None or e.definition is None or e.definition.kind not in CLASS_KINDS:
         return None
