@@ -222,6 +222,8 @@ def _c(source: bytes, node: Node) -> list[ImportRef]:
         return [ImportRef("*", target + "::*", "*", node)]
     name = target.rsplit("::", 1)[-1]
     return [ImportRef(name, target, name, node)]
+
+
 def _ruby(source: bytes, node: Node) -> list[ImportRef]:
     method = node.child_by_field_name("method")
     args = node.child_by_field_name("arguments")
