@@ -282,3 +282,33 @@ def test_renaming_the_implementation_behind_overloads_is_a_rename(make_repo):
     assert [(s["name"], s["change"]) for s in report["changed_symbols"]] == [
         ("command_renamed", "renamed")]
     assert ("app/use.py", "app.use.run") in callers(report)
+
+
+_OVERLOADS = {
+    "src/p/A.java": ("package p;\n\npublic class A {\n"
+                     "    public int size(int x) {\n        return x + 1;\n    }\n\n"
+                     "    public int size(String s) {\n        return s.length();\n    }\n}\n"),
+    "src/p/B.java": ("package p;\n\npublic class B {\n"
+                     "    int f(A a) {\n        return a.size(1);\n    }\n}\n"),
+}
+
+
+def test_renaming_one_of_two_overloads_is_a_rename_not_a_change_of_the_other(make_repo):
+    """Overloads are paired by signature before line order: the untouched `size(String)`
+    is not reported as a changed signature when `size(int)` next to it is renamed."""
+    repo = make_repo(_OVERLOADS)
+    edit(repo, "src/p/A.java", "public int size(int x)", "public int count(int x)")
+    report = check_json(repo)
+    assert [(s["name"], s["change"], s["line_start"], s.get("old_name"))
+            for s in report["changed_symbols"]] == [("count", "renamed", 4, "size")]
+    assert ("src/p/B.java", "src.p.B.B.f") in callers(report)
+
+
+def test_removing_the_first_of_two_overloads_removes_that_one(make_repo):
+    repo = make_repo(_OVERLOADS)
+    edit(repo, "src/p/A.java",
+         "    public int size(int x) {\n        return x + 1;\n    }\n\n", "")
+    report = check_json(repo)
+    sizes = [(s["name"], s["change"], s["line_start"])
+             for s in report["changed_symbols"] if s["name"] == "size"]
+    assert sizes == [("size", "removed", 4)]

@@ -185,7 +185,7 @@ def compute(
             versions.add(f.new_path or f.old_path)
             continue
         fallbacks.extend(_fallbacks(old, new, kind.kind == changed_files.CONFIG))
-        old_keys, new_keys = _keys(old), _keys(new)
+        old_keys, new_keys = _match_overloads(_keys(old), _keys(new))
         old_all = {k: d for d, k in old_keys.items()}
         new_all = {k: d for d, k in new_keys.items()}
         touched = {old_keys[d]: d for d in old.innermost()}
@@ -288,6 +288,44 @@ def _keys(side: _Side) -> dict[Definition, str]:
         out[d] = base if not seen[base] else f"{base}#{seen[base]}"
         seen[base] += 1
     return out
+
+
+def _match_overloads(
+    old_keys: dict[Definition, str], new_keys: dict[Definition, str]
+) -> tuple[dict[Definition, str], dict[Definition, str]]:
+    """Overloads of one name are paired by their signature first, and by line order only
+    among those whose signature changed: renaming `size(int)` next to an untouched
+    `size(String)` is then a rename of the first, not a changed signature of the second.
+    An overload left without a counterpart gets a key of its own (removed or added)."""
+    groups: dict[str, tuple[list[Definition], list[Definition]]] = {}
+    for side, keys in ((0, old_keys), (1, new_keys)):
+        for d, key in keys.items():
+            groups.setdefault(key.split("#", 1)[0], ([], []))[side].append(d)
+    old_out, new_out = dict(old_keys), dict(new_keys)
+    for base, (olds, news) in groups.items():
+        if len(olds) < 2 and len(news) < 2:
+            continue
+        left_new = list(news)
+        pairs: list[tuple[Definition, Definition]] = []
+        left_old: list[Definition] = []
+        for o in olds:
+            same = next((n for n in left_new if _normal(n.signature) == _normal(o.signature)),
+                        None)
+            if same is None:
+                left_old.append(o)
+            else:
+                left_new.remove(same)
+                pairs.append((o, same))
+        if len(left_old) == len(left_new):
+            pairs.extend(zip(left_old, left_new, strict=True))
+            left_old, left_new = [], []
+        for i, (o, n) in enumerate(sorted(pairs, key=lambda p: p[1].line_start)):
+            old_out[o] = new_out[n] = base if i == 0 else f"{base}#{i}"
+        for i, o in enumerate(left_old):
+            old_out[o] = f"{base}#old{i}"
+        for i, n in enumerate(left_new):
+            new_out[n] = f"{base}#new{i}"
+    return old_out, new_out
 
 
 def _local(d: Definition, by_qn: dict[str, Definition]) -> str:
