@@ -185,7 +185,8 @@ def compute(
             versions.add(f.new_path or f.old_path)
             continue
         fallbacks.extend(_fallbacks(old, new, kind.kind == changed_files.CONFIG))
-        old_keys, new_keys = _match_overloads(_keys(old), _keys(new))
+        old_keys, new_keys = _keys(old), _keys(new)
+        new_keys = _align_overloads(old_keys, new_keys)
         old_all = {k: d for d, k in old_keys.items()}
         new_all = {k: d for d, k in new_keys.items()}
         touched = {old_keys[d]: d for d in old.innermost()}
@@ -290,42 +291,44 @@ def _keys(side: _Side) -> dict[Definition, str]:
     return out
 
 
-def _match_overloads(
-    old_keys: dict[Definition, str], new_keys: dict[Definition, str]
-) -> tuple[dict[Definition, str], dict[Definition, str]]:
-    """Overloads of one name are paired by their signature first, and by line order only
-    among those whose signature changed: renaming `size(int)` next to an untouched
-    `size(String)` is then a rename of the first, not a changed signature of the second.
-    An overload left without a counterpart gets a key of its own (removed or added)."""
-    groups: dict[str, tuple[list[Definition], list[Definition]]] = {}
-    for side, keys in ((0, old_keys), (1, new_keys)):
-        for d, key in keys.items():
-            groups.setdefault(key.split("#", 1)[0], ([], []))[side].append(d)
-    old_out, new_out = dict(old_keys), dict(new_keys)
-    for base, (olds, news) in groups.items():
+def _align_overloads(old_keys: dict[Definition, str],
+                     new_keys: dict[Definition, str]) -> dict[Definition, str]:
+    """The new side's keys, each overload ("name", "name#1"...) given the key of the old
+    overload with the same signature, so that renaming or removing one overload of several
+    (C#, C++, Swift, Java: `SetArgv()` beside `SetArgv(string[])`) is not read as a
+    signature change of its sibling. The rest keep line order, as before."""
+    def base(key: str) -> str:
+        return key.split("#", 1)[0]
+
+    old_groups: dict[str, list[Definition]] = {}
+    for d, key in old_keys.items():
+        old_groups.setdefault(base(key), []).append(d)
+    new_groups: dict[str, list[Definition]] = {}
+    for d, key in new_keys.items():
+        new_groups.setdefault(base(key), []).append(d)
+    out = dict(new_keys)
+    for name, news in new_groups.items():
+        olds = old_groups.get(name, [])
         if len(olds) < 2 and len(news) < 2:
-            continue
-        left_new = list(news)
-        pairs: list[tuple[Definition, Definition]] = []
-        left_old: list[Definition] = []
-        for o in olds:
-            same = next((n for n in left_new if _normal(n.signature) == _normal(o.signature)),
-                        None)
-            if same is None:
-                left_old.append(o)
+            continue  # no overloads: the key is the name
+        free = list(olds)
+        given: dict[Definition, Definition] = {}
+        for n in news:  # same signature first
+            match = next((o for o in free if _normal(o.signature) == _normal(n.signature)),
+                         None)
+            if match is not None:
+                given[n] = match
+                free.remove(match)
+        fresh = len(olds)
+        for n in news:  # then line order, then keys the old side never had
+            if n in given:
+                out[n] = old_keys[given[n]]
+            elif free:
+                out[n] = old_keys[free.pop(0)]
             else:
-                left_new.remove(same)
-                pairs.append((o, same))
-        if len(left_old) == len(left_new):
-            pairs.extend(zip(left_old, left_new, strict=True))
-            left_old, left_new = [], []
-        for i, (o, n) in enumerate(sorted(pairs, key=lambda p: p[1].line_start)):
-            old_out[o] = new_out[n] = base if i == 0 else f"{base}#{i}"
-        for i, o in enumerate(left_old):
-            old_out[o] = f"{base}#old{i}"
-        for i, n in enumerate(left_new):
-            new_out[n] = f"{base}#new{i}"
-    return old_out, new_out
+                out[n] = name if not fresh else f"{name}#{fresh}"
+                fresh += 1
+    return out
 
 
 def _local(d: Definition, by_qn: dict[str, Definition]) -> str:
