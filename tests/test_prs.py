@@ -308,3 +308,60 @@ def test_a_caller_of_one_symbol_is_not_an_exact_caller_of_another_it_matches_by_
         == [["app.ctx.Context.invoke"]]
     assert {a["symbol"] for a in report["affected"]
             if "app.ctx.Context.invoke" in a["because_of"]} == {"app.ctx.use"}
+
+
+@pytest.mark.parametrize(("path", "before", "after", "more"), [
+    ("web/index.ts", "export { tap } from './tap';\n",
+     "export { tap, TapObserver } from './tap';\n",
+     {"web/tap.ts": "export function tap(x: number) {\n  return x;\n}\n\n"
+                    "export interface TapObserver {\n  next: number;\n}\n",
+      "web/use.ts": "import { tap } from './index';\n\nexport const y = tap(1);\n"}),
+])
+def test_a_widened_import_or_export_searches_only_the_name_it_adds(make_repo, path, before,
+                                                                  after, more):
+    """rxjs 7.8.0 -> 7.8.1 added TapObserver to `export { tap } from ...`: the unchanged
+    `tap` and module path were searched too, 108 mentions of what the release did not
+    touch."""
+    repo = make_repo({**FILES, **more, path: before})
+    edit(repo, path, before, after)
+    report = check_json(repo)
+    (fb,) = report["fallbacks"]
+    assert fb["queries"] == ["TapObserver"]
+    assert {m["term"] for m in report["mentions"]} == {"TapObserver"}
+    assert report["affected"] == []
+
+
+CLIENT = "from app.api import parse_config\n\n\ndef go():\n    return parse_config('x')\n"
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("from app.config import Loader, parse_config\n", "from app.config import Loader\n"),
+    ("from app.config import (\n    Loader,\n    parse_config,\n)\n",
+     "from app.config import (\n    Loader,\n)\n"),
+])
+def test_a_module_that_stops_importing_a_name_its_importers_use_is_no_complete_no_impact(
+        make_repo, before, after):
+    """A release that drops a re-export (`from app.config import parse_config` in the module
+    app/client.py imports it from) breaks its importers. The import line belongs to no
+    symbol: the check said "No callers affected" (complete) with the file 'comments,
+    docstrings or whitespace only'. Now the dropped name is searched: a mention, a lower
+    bound."""
+    repo = make_repo({**FILES, "app/api.py": before, "app/client.py": CLIENT})
+    edit(repo, "app/api.py", before, after)
+    report = check_json(repo)
+    assert [(f["path"], f["queries"]) for f in report["fallbacks"]] == \
+        [("app/api.py", ["parse_config"])]
+    assert ("app/client.py", 1, "parse_config") in {
+        (m["path"], m["line"], m["term"]) for m in report["mentions"]}
+    assert report["affected"] == [] and report["complete"] is False
+    assert report["summary"].startswith("No affected callers found, but this is a lower bound")
+    assert files_of(report)["app/api.py"] == ("code", "analysed")
+
+
+def test_a_module_that_imports_one_more_name_breaks_nobody(make_repo):
+    before = "from app.config import parse_config\n"
+    repo = make_repo({**FILES, "app/api.py": before, "app/client.py": CLIENT})
+    edit(repo, "app/api.py", before, "from app.config import Loader, parse_config\n")
+    report = check_json(repo)
+    assert report["fallbacks"] == [] and report["mentions"] == []
+    assert report["complete"] is True and report["affected"] == []

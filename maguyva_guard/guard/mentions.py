@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from maguyva_guard import spec
+from maguyva_guard.guard import reexports
 from maguyva_guard.records import Fallback, Hit, Mention
 from maguyva_guard.retrievers.base import SearchRequest
 
@@ -75,8 +76,9 @@ def search(conn: sqlite3.Connection, text: Searcher | None,
     hidden: list[tuple[str, int]] = []
     for fb in fallbacks:
         terms = known_terms(conn, fb.queries)
-        if not terms and fb.path in drop_if_unknown:
-            continue
+        if not terms and (fb.path in drop_if_unknown
+                          or fb.reason.startswith(reexports.IMPORTS_REMOVED)):
+            continue  # no changed key, no dropped import names anything of the repository
         kept.append(Fallback(fb.path, fb.reason, tuple(terms)))
         if text is None:
             continue
