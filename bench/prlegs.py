@@ -14,7 +14,8 @@ A symbol is not scored when the appended parameter breaks its own definition (a 
 parameter list ending in an optional or rest parameter: then `mgExtra: never` is put first
 instead, which no argument satisfies), when it is a TypeScript overload set, or a Go method
 whose name an interface declares (calls through the interface compile unchanged). tsc's
-errors that a class no longer fits its interface or base class are not callers (CONFORMANCE).
+and javac's errors that a class no longer fits its interface or base class are not
+callers (CONFORMANCE); Java constructors are scored too.
 """
 
 from __future__ import annotations
@@ -43,6 +44,14 @@ TS_FIRST = "mgExtra: never"  # put first when appending would break the definiti
 # own name, or at the class): a method that implements an interface (Subscriber.next of
 # Observer) cannot gain a parameter without them; they name no call, so they are dropped.
 CONFORMANCE = frozenset({"TS2416", "TS2420", "TS2415"})
+JAVAC_CONFORMANCE = "does not override"  # javac's @Override and abstract-method errors
+# Definitions scored beyond the legs' (which leave constructors out of their samples).
+MORE_DEFS = {"java": ("constructor_declaration",)}
+
+
+def conformance(code: str) -> bool:
+    """Whether a compiler error only says a class no longer fits its base type."""
+    return code in CONFORMANCE or JAVAC_CONFORMANCE in code
 
 
 def _lang(language: str, version: str) -> compilerleg.Lang:
@@ -84,7 +93,8 @@ def oracle_for(project: str, version: str, tree: Path) -> Oracle:
         prepare, extra = tsleg.link_tools, tsleg.EXTRA
     else:
         lang = _lang(language, version)
-        glob, parser, defs = lang.glob, compilerleg.parser(lang), lang.defs
+        glob, parser = lang.glob, compilerleg.parser(lang)
+        defs = (*lang.defs, *MORE_DEFS.get(language, ()))
         make = functools.partial(compilerleg.scopes_of, lang, p=parser)
         compile_ = functools.partial(compilerleg.compile_errors, lang)
         prepare, extra = (lambda clone: None), lang.extra
@@ -151,7 +161,7 @@ def broken_callers(o: Oracle, clone: Path, baseline: set, s: Scenario,
         for _s, text in tries:
             (clone / s.path).write_text(text, encoding="utf-8")
             errors, _seconds = o.leg.compile(clone)
-            new = {e for e in errors - baseline if e[2] not in CONFORMANCE}
+            new = {e for e in errors - baseline if not conformance(e[2])}
             if not any(p == s.path and s.start <= line <= s.end for p, line, _ in new):
                 return legcore.oracle(new, s, o.leg.scopes)
         return None
@@ -174,7 +184,9 @@ def answer(o: Oracle, entries: list[dict], changed: str,
         if line in scopes.imports:
             continue  # a signature change breaks no import: no compiler flags one
         caller = Caller(a["path"], scopes.at(line))
-        if caller != Caller(s.path, s.qualname):
+        # Lines inside the changed definition are left out, as legcore.oracle leaves them
+        # out (an overload of the same name calling it is a caller of it).
+        if a["path"] != s.path or not s.start <= line <= s.end:
             out.add(caller)
             if link["confidence"] != "ambiguous":
                 resolved.add(caller)
