@@ -1,4 +1,4 @@
-"""Real release diffs in TypeScript, Go, Rust and Java, scored against a compiler (issue 17).
+"""Real release diffs in TypeScript, Java, Go and Rust, scored against a compiler (issue 17).
 
 bench/prs.py checks each diff between consecutive published releases whole; for a Python
 project it scores the callers of every signature-changed symbol against jedi. This module
@@ -37,6 +37,7 @@ PROJECTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "rxjs": ("typescript", ("7.8.0", "7.8.1", "7.8.2")),
     "commons-cli": ("java", ("1.9.0", "1.10.0", "1.11.0")),
     "pflag": ("go", ("v1.0.9", "v1.0.10", "v1.1.0")),
+    "regex-syntax": ("rust", ("0.8.10", "0.8.11", "0.8.12")),
 }
 TS_DEFS = ("function_declaration", "method_definition")
 TS_FIRST = "mgExtra: never"  # put first when appending would break the definition itself

@@ -3,8 +3,8 @@
     python bench/prs.py [--projects requests django ...] [--no-oracle] [--scores-only]
                         [--out bench/results]
 
-Each project's consecutive published releases (PyPI sdists; the TypeScript, Java and Go
-projects of bench/prlegs.py from npm, Maven Central and the Go module proxy, their sources
+Each project's consecutive published releases (PyPI sdists; the TypeScript, Java, Go and
+Rust projects of bench/prlegs.py from npm, Maven Central, the Go proxy and crates.io, sources
 as bench/tsleg.py and bench/compilerleg.py keep them) are committed in order into one
 git repository under bench/.cache/prs/<project>, one commit per release, tagged with the
 version (the files of each release come from the repository of that release, staged with
