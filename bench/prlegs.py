@@ -209,7 +209,9 @@ def score_signatures(result, payload: dict, project: str, head: str) -> None:
         for sym in wanted:
             name = sym["qualified_name"]
             s, node = scenario(o, sym)
-            why = "no definition found" if s is None else o.skip(node)
+            why = o.skip(node) if s is not None else \
+                "no definition found" if sym["kind"] in ("function", "method") else \
+                f"a {sym['kind']}, not a function or method"
             truth = None if why else broken_callers(o, clone, baseline, s, node)
             if s is None or truth is None:
                 result.unscored.append(f"{name}: {why or 'the change broke its own definition'}")
