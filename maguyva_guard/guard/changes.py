@@ -189,12 +189,12 @@ def compute(
         if _version_only(old, new):
             versions.add(f.new_path or f.old_path)
             continue
-        found = _fallbacks(old, new, kind.kind == changed_files.CONFIG)
+        for side in (old, new):
+            side.noise |= reexports.import_lines(side.path, side.lines, side.changed)
+        fallbacks.extend(_fallbacks(old, new, kind.kind == changed_files.CONFIG))
         gone = reexports.dropped(f.new_path, old.lines, old.changed, new.lines, new.symbols)
-        if gone is not None and f.status == "M" and \
-                not set(gone.queries) <= {q for fb in found for q in fb.queries}:
-            found.append(gone)
-        fallbacks.extend(found)
+        if gone is not None and f.status == "M":
+            fallbacks.append(gone)
         old_keys, new_keys = _match_overloads(_keys(old), _keys(new))
         old_all = {k: d for d, k in old_keys.items()}
         new_all = {k: d for d, k in new_keys.items()}

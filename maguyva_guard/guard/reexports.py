@@ -5,13 +5,18 @@ works because httpx/__init__.py imports Client, and a package's public API is mo
 of such re-exports. An import line belongs to no definition and, edited alone, changes no
 behaviour of the module itself (guard.changes treats it as noise), so a release that drops
 a name from `__init__.py` was reported as "No callers affected" (complete). A name the new
-side neither imports nor defines any more is searched for instead, as a fallback: what
-names it is listed as mentions and the answer is a lower bound. Added imports break nobody.
+side neither imports nor defines any more becomes a fallback: the places that take it
+from this module (`from ._client import Timer`, `httpx.Timer`) are listed as mentions and
+the answer is a lower bound. A plain word search for the name would list every use of it,
+most of them importing it from where it is defined (httpx 0.27.2 -> 0.28.0: `_client.py`
+stopped importing `Timer` from `_utils`). Added imports break nobody.
 """
 
 from __future__ import annotations
 
 import ast
+import sqlite3
+from pathlib import PurePosixPath
 from typing import Final
 
 from maguyva_guard.records import Fallback, FileSymbols
@@ -38,6 +43,17 @@ def dropped(path: str, old_lines: list[str], old_changed: set[int], new_lines: l
     return Fallback(path, f"{IMPORTS_REMOVED} (lines {span})", tuple(gone))
 
 
+def import_lines(path: str, lines: list[str], changed: set[int]) -> set[int]:
+    """The lines of a Python file's import statements (a parenthesised one spans several),
+    when a changed line may be one of them: they are the dropped-import rule's, not
+    module-level code to search word by word."""
+    if not path.endswith(PYTHON_SUFFIXES) or not any(
+            _may_import(lines[i - 1]) for i in changed if 0 < i <= len(lines)):
+        return set()
+    return {i for node in _imports(lines)
+            for i in range(node.lineno, (node.end_lineno or node.lineno) + 1)}
+
+
 def _may_import(line: str) -> bool:
     """An import line, or a line inside a parenthesised one (`    Client,`)."""
     text = line.strip()
@@ -48,21 +64,47 @@ def _may_import(line: str) -> bool:
 
 
 def _imported(lines: list[str]) -> dict[str, None]:
-    """The names a module's top-level import statements bind, in order (none when the
-    text does not parse)."""
+    """The names a module's top-level import statements bind, in order."""
+    out: dict[str, None] = {}
+    for node in _imports(lines):
+        for alias in node.names:
+            if alias.name != "*":
+                out.setdefault(alias.asname or alias.name.split(".")[0], None)
+    return out
+
+
+def _imports(lines: list[str]) -> list[ast.Import | ast.ImportFrom]:
+    """A module's import statements: at module level, and inside its `if` and `try` blocks
+    (optional imports); none when the text does not parse."""
     try:
         tree = ast.parse("\n".join(lines))
     except (SyntaxError, ValueError):
-        return {}
-    out: dict[str, None] = {}
+        return []
+    out: list[ast.Import | ast.ImportFrom] = []
     statements = list(tree.body)
-    while statements:  # module level, and inside its `if` and `try` blocks (optional imports)
+    while statements:
         node = statements.pop(0)
         if isinstance(node, ast.Import | ast.ImportFrom):
-            for alias in node.names:
-                if alias.name != "*":
-                    out.setdefault(alias.asname or alias.name.split(".")[0], None)
+            out.append(node)
         elif isinstance(node, ast.If | ast.Try):
             statements[:0] = [*node.body, *node.orelse, *getattr(node, "finalbody", []),
                               *(s for h in getattr(node, "handlers", []) for s in h.body)]
     return out
+
+
+def takers(conn: sqlite3.Connection, path: str, name: str) -> list[tuple[str, int, str]]:
+    """(path, line, enclosing symbol) of the references that take `name` from the module
+    at `path`: imports whose module part ends with the module's name, and attribute uses
+    on a receiver that does."""
+    module = PurePosixPath(path)
+    stem = module.parent.name if module.stem == "__init__" else module.stem
+    rows = conn.execute(
+        "SELECT f.path, r.line, r.scope, r.kind, r.target, r.receiver FROM refs r "
+        "JOIN files f ON f.blob_id = r.blob WHERE r.name = ?", (name,))
+    out = []
+    for where, line, scope, kind, target, receiver in rows:
+        source = target[: -len(name) - 1] if kind == "import" and target.endswith(
+            "." + name) else receiver if kind != "import" else ""
+        if where != path and source.rstrip(".").rsplit(".", 1)[-1] == stem:
+            out.append((where, line, scope or "<module>"))
+    return sorted(out)
