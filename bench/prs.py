@@ -103,6 +103,7 @@ class DiffResult:
     possible_fp: int = 0
     unscored: list[str] = field(default_factory=list)  # signature changes with no oracle
     misses: list[str] = field(default_factory=list)
+    fixture_fn: int = 0  # missed callers of a changed pytest fixture: tests that request it
     extras: list[str] = field(default_factory=list)
     error: str = ""
 
@@ -226,6 +227,8 @@ def score_signatures(result: DiffResult, payload: dict, tree: Path,
         result.possible_fp += len(maybe - ours - truth)
         name = sym["qualified_name"]
         result.misses += [f"{name}: {c.path} {c.symbol}" for c in sorted(truth - ours)]
+        if _is_fixture(texts[sym["path"]], scope):
+            result.fixture_fn += len(truth - ours)
         result.extras += [f"{name}: {c.path} {c.symbol}" for c in sorted(ours - truth)]
 
 
@@ -246,6 +249,13 @@ def _ours(payload: dict, changed: str, mapper: Mapper) -> tuple[set[Caller], set
         if link["confidence"] != "ambiguous":
             resolved.add(caller)
     return ours, resolved
+
+
+def _is_fixture(text: str, scope) -> bool:
+    """Whether a definition is decorated as a pytest fixture: jedi's pytest plugin counts
+    every test that names it as a parameter as a reference."""
+    lines = text.splitlines()[scope.start - 1: scope.name_line]
+    return any(line.lstrip().startswith(("@pytest.fixture", "@fixture")) for line in lines)
 
 
 def _type_only(text: str, line: int, col: int) -> bool:
@@ -401,6 +411,10 @@ def pooled(title: str, results: list[DiffResult]) -> str:
     tp, fp, fn = (sum(getattr(r, k) for r in results) for k in ("tp", "fp", "fn"))
     tpr, fpr = (sum(getattr(r, k) for r in results) for k in ("tp_resolved", "fp_resolved"))
     ptp, pfp = (sum(getattr(r, k) for r in results) for k in ("possible_tp", "possible_fp"))
+    fixtures = sum(r.fixture_fn for r in results)
+    apart = (f" {fixtures} of the missed callers are tests that request a changed pytest "
+             f"fixture by parameter name (without them: recall "
+             f"{_pct(tp / (tp + fn - fixtures))})." if fixtures and tp + fn > fixtures else "")
     return (f"Pooled depth-1 callers of signature-changed {title}: "
             f"precision {_pct(tp / (tp + fp) if tp + fp else None)}, "
             f"recall {_pct(tp / (tp + fn) if tp + fn else None)} "
@@ -408,7 +422,7 @@ def pooled(title: str, results: list[DiffResult]) -> str:
             f"precision {_pct(tpr / (tpr + fpr) if tpr + fpr else None)} "
             f"({tpr} agreed, {fpr} extra). Possible callers (name matches on a receiver "
             f"of unknown type, listed apart, never affected): {ptp} of them agree with the "
-            f"oracle, {pfp} do not.")
+            f"oracle, {pfp} do not.{apart}")
 
 
 def main(argv: list[str] | None = None) -> int:
