@@ -379,3 +379,31 @@ def test_a_module_that_stops_importing_a_name_nobody_takes_from_it_breaks_nobody
     report = check_json(repo)
     assert report["fallbacks"] == [] and report["mentions"] == []
     assert report["complete"] is True and report["affected"] == []
+
+
+FIXTURES = {
+    "tests/__init__.py": "",
+    "tests/conftest.py": "import pytest\n\n\n@pytest.fixture\ndef server(tmp_path):\n"
+                         "    return str(tmp_path)\n",
+    "tests/test_a.py": "import pytest\n\n\ndef test_x(server):\n    assert server\n\n\n"
+                       "@pytest.fixture\ndef local(server):\n    return server\n",
+    "tests/sub/test_b.py": "class TestB:\n    def test_y(self, tmp_path, server):\n"
+                           "        assert server\n",
+    "other/test_c.py": "def test_z(server):\n    assert server\n",
+}
+
+
+def test_a_changed_fixture_has_the_tests_that_take_it_as_callers(make_repo):
+    """urllib3 2.2.3 -> 2.3.0 changed 19 fixtures of test/conftest.py: pytest injects them
+    by parameter name, so no call edge leads to them and the check said "No callers
+    affected" (complete) while 120 tests take them. Where pytest can see the fixture (under
+    the conftest's folder), a function taking it is its caller; other/ cannot see it."""
+    repo = make_repo(FIXTURES)
+    edit(repo, "tests/conftest.py", "def server(tmp_path):", "def server(tmp_path, request):")
+    report = check_json(repo, "--depth", "1")
+    assert {(a["path"], a["symbol"], a["line"], a["confidence"])
+            for a in report["affected"]} == {
+        ("tests/test_a.py", "tests.test_a.test_x", 4, "exact"),
+        ("tests/test_a.py", "tests.test_a.local", 9, "exact"),
+        ("tests/sub/test_b.py", "tests.sub.test_b.TestB.test_y", 2, "exact")}
+    assert report["summary"].startswith("3 affected callers of 1 changed symbol")
