@@ -386,7 +386,9 @@ FIXTURES = {
     "tests/conftest.py": "import pytest\n\n\n@pytest.fixture\ndef server(tmp_path):\n"
                          "    return str(tmp_path)\n",
     "tests/test_a.py": "import pytest\n\n\ndef test_x(server):\n    assert server\n\n\n"
-                       "@pytest.fixture\ndef local(server):\n    return server\n",
+                       "@pytest.fixture\ndef local(server):\n    return server\n\n\n"
+                       "def test_nested():\n    def inner(server):\n        return server\n\n"
+                       "    assert inner(1)\n",
     "tests/sub/test_b.py": "class TestB:\n    def test_y(self, tmp_path, server):\n"
                            "        assert server\n",
     "other/test_c.py": "def test_z(server):\n    assert server\n",
@@ -397,7 +399,8 @@ def test_a_changed_fixture_has_the_tests_that_take_it_as_callers(make_repo):
     """urllib3 2.2.3 -> 2.3.0 changed 19 fixtures of test/conftest.py: pytest injects them
     by parameter name, so no call edge leads to them and the check said "No callers
     affected" (complete) while 120 tests take them. Where pytest can see the fixture (under
-    the conftest's folder), a function taking it is its caller; other/ cannot see it."""
+    the conftest's folder), a function taking it is its caller; other/ cannot see it, and
+    pytest does not fill the parameters of a function nested in a test."""
     repo = make_repo(FIXTURES)
     edit(repo, "tests/conftest.py", "def server(tmp_path):", "def server(tmp_path, request):")
     report = check_json(repo, "--depth", "1")

@@ -51,6 +51,13 @@ def parameters(d: Definition) -> frozenset[str]:
     return frozenset(names)
 
 
+def _injected(d: Definition) -> bool:
+    """pytest fills the parameters of module-level functions and of methods, not of a
+    function nested in a test (urllib3's `def pyodide_test(selenium_coverage, ...)` inside
+    each emscripten test is run in a browser with its own arguments)."""
+    return d.kind == METHOD or (d.kind == FUNCTION and not d.parent)
+
+
 def users(store: Store, fixture: Definition) -> Iterator[Reference]:
     """A reference (at its `def` line) for each function or method that takes `fixture`
     where pytest can see it."""
@@ -63,7 +70,7 @@ def users(store: Store, fixture: Definition) -> Iterator[Reference]:
     for path in paths:
         lines: list[str] | None = None
         for d in store.definitions_in(path):
-            if d.kind in (FUNCTION, METHOD) and d != fixture and fixture.name in parameters(d):
+            if _injected(d) and d != fixture and fixture.name in parameters(d):
                 line = d.line_start
                 if d.signature.startswith("@"):  # decorated: the parameter is on its `def` line
                     lines = store.text(path).splitlines() if lines is None else lines
