@@ -194,6 +194,12 @@ def tsc_errors(tsc: Path, clone: Path) -> tuple[set[tuple[str, int, str]], float
     return errors, run.seconds
 
 
+def link_tools(clone: Path) -> None:
+    """The compiler's node_modules beside a clone's sources (git does not see it)."""
+    (clone / "node_modules").symlink_to(TOOLS / "node_modules")
+    (clone / ".git" / "info" / "exclude").write_text("node_modules\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scenarios", type=int, default=30)
@@ -215,10 +221,6 @@ def main(argv: list[str] | None = None) -> int:
 
     found = candidates(texts)
     random.Random(args.seed).shuffle(found)
-
-    def link_tools(clone: Path) -> None:
-        (clone / "node_modules").symlink_to(TOOLS / "node_modules")
-        (clone / ".git" / "info" / "exclude").write_text("node_modules\n")
 
     leg = legcore.Leg("tsleg", "*.ts", scopes, change, lambda clone: tsc_errors(tsc, clone),
                       link_tools)

@@ -308,3 +308,128 @@ def test_a_caller_of_one_symbol_is_not_an_exact_caller_of_another_it_matches_by_
         == [["app.ctx.Context.invoke"]]
     assert {a["symbol"] for a in report["affected"]
             if "app.ctx.Context.invoke" in a["because_of"]} == {"app.ctx.use"}
+
+
+@pytest.mark.parametrize(("path", "before", "after", "more"), [
+    ("web/index.ts", "export { tap } from './tap';\n",
+     "export { tap, TapObserver } from './tap';\n",
+     {"web/tap.ts": "export function tap(x: number) {\n  return x;\n}\n\n"
+                    "export interface TapObserver {\n  next: number;\n}\n",
+      "web/use.ts": "import { tap } from './index';\n\nexport const y = tap(1);\n"}),
+])
+def test_a_widened_import_or_export_searches_only_the_name_it_adds(make_repo, path, before,
+                                                                  after, more):
+    """rxjs 7.8.0 -> 7.8.1 added TapObserver to `export { tap } from ...`: the unchanged
+    `tap` and module path were searched too, 108 mentions of what the release did not
+    touch."""
+    repo = make_repo({**FILES, **more, path: before})
+    edit(repo, path, before, after)
+    report = check_json(repo)
+    (fb,) = report["fallbacks"]
+    assert fb["queries"] == ["TapObserver"]
+    assert {m["term"] for m in report["mentions"]} == {"TapObserver"}
+    assert report["affected"] == []
+
+
+CLIENT = "from app.api import parse_config\n\n\ndef go():\n    return parse_config('x')\n"
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("from app.config import Loader, parse_config\n", "from app.config import Loader\n"),
+    ("from app.config import (\n    Loader,\n    parse_config,\n)\n",
+     "from app.config import (\n    Loader,\n)\n"),
+])
+def test_a_module_that_stops_importing_a_name_its_importers_use_is_no_complete_no_impact(
+        make_repo, before, after):
+    """A release that drops a re-export (`from app.config import parse_config` in the module
+    app/client.py imports it from) breaks its importers. The import line belongs to no
+    symbol: the check said "No callers affected" (complete) with the file 'comments,
+    docstrings or whitespace only'. Now the dropped name is searched: a mention, a lower
+    bound."""
+    repo = make_repo({**FILES, "app/api.py": before, "app/client.py": CLIENT})
+    edit(repo, "app/api.py", before, after)
+    report = check_json(repo)
+    assert [(f["path"], f["queries"]) for f in report["fallbacks"]] == \
+        [("app/api.py", ["parse_config"])]
+    # Who takes the name from app.api, not every use of it (app/use.py and app/config.py
+    # have it from app.config, where it is defined).
+    assert {(m["path"], m["line"], m["term"]) for m in report["mentions"]} == {
+        ("app/client.py", 1, "parse_config")}
+    assert report["affected"] == [] and report["complete"] is False
+    assert report["summary"].startswith("No affected callers found, but this is a lower bound")
+    assert files_of(report)["app/api.py"] == ("code", "analysed")
+
+
+def test_a_module_that_imports_one_more_name_breaks_nobody(make_repo):
+    before = "from app.config import parse_config\n"
+    repo = make_repo({**FILES, "app/api.py": before, "app/client.py": CLIENT})
+    edit(repo, "app/api.py", before, "from app.config import Loader, parse_config\n")
+    report = check_json(repo)
+    assert report["fallbacks"] == [] and report["mentions"] == []
+    assert report["complete"] is True and report["affected"] == []
+
+
+def test_a_module_that_stops_importing_a_name_nobody_takes_from_it_breaks_nobody(make_repo):
+    """httpx 0.27.2 -> 0.28.0: `_client.py` stopped importing `Timer` from `_utils`; every
+    use of Timer takes it from `_utils`. Nothing is searched word by word, nothing is
+    listed, and the answer stays complete."""
+    before = "from app.config import Loader, parse_config\n"
+    repo = make_repo({**FILES, "app/api.py": before})
+    edit(repo, "app/api.py", before, "from app.config import Loader\n")
+    report = check_json(repo)
+    assert report["fallbacks"] == [] and report["mentions"] == []
+    assert report["complete"] is True and report["affected"] == []
+
+
+FIXTURES = {
+    "tests/__init__.py": "",
+    "tests/conftest.py": "import pytest\n\n\n@pytest.fixture\ndef server(tmp_path):\n"
+                         "    return str(tmp_path)\n",
+    "tests/test_a.py": "import pytest\n\n\ndef test_x(server):\n    assert server\n\n\n"
+                       "@pytest.fixture\ndef local(server):\n    return server\n\n\n"
+                       "def test_nested():\n    def inner(server):\n        return server\n\n"
+                       "    assert inner(1)\n",
+    "tests/sub/test_b.py": "class TestB:\n    def test_y(self, tmp_path, server):\n"
+                           "        assert server\n",
+    "other/test_c.py": "def test_z(server):\n    assert server\n",
+}
+
+
+def test_a_changed_fixture_has_the_tests_that_take_it_as_callers(make_repo):
+    """urllib3 2.2.3 -> 2.3.0 changed 19 fixtures of test/conftest.py: pytest injects them
+    by parameter name, so no call edge leads to them and the check said "No callers
+    affected" (complete) while 120 tests take them. Where pytest can see the fixture (under
+    the conftest's folder), a function taking it is its caller; other/ cannot see it, and
+    pytest does not fill the parameters of a function nested in a test."""
+    repo = make_repo(FIXTURES)
+    edit(repo, "tests/conftest.py", "def server(tmp_path):", "def server(tmp_path, request):")
+    report = check_json(repo, "--depth", "1")
+    assert {(a["path"], a["symbol"], a["line"], a["confidence"])
+            for a in report["affected"]} == {
+        ("tests/test_a.py", "tests.test_a.test_x", 4, "exact"),
+        ("tests/test_a.py", "tests.test_a.local", 9, "exact"),
+        ("tests/sub/test_b.py", "tests.sub.test_b.TestB.test_y", 2, "exact")}
+    assert report["summary"].startswith("3 affected callers of 1 changed symbol")
+
+
+SCM_VERSION = ("# file generated by setuptools_scm\n"
+               "# don't change, don't track in version control\n"
+               "__version__: str\n"
+               "__version__ = version = '2.2.3'\n"
+               "__version_tuple__ = version_tuple = (2, 2, 3)\n")
+
+
+def test_a_setuptools_scm_version_bump_affects_nothing(make_repo):
+    """urllib3 2.2.3 -> 2.3.0: its generated `_version.py` chains the names
+    (`__version__ = version = '2.3.0'`); the bump was 'module-level code changed', searched
+    for "2.3.0" and made the answer a lower bound."""
+    repo = make_repo({**FILES, "app/_version.py": SCM_VERSION,
+                      "app/show.py": "from app._version import version_tuple\n\n\n"
+                                     "def show():\n    return version_tuple[0]\n"})
+    edit(repo, "app/_version.py", "'2.2.3'", "'2.3.0'")
+    edit(repo, "app/_version.py", "(2, 2, 3)", "(2, 3, 0)")
+    report = check_json(repo)
+    assert report["changed_symbols"] == [] and report["affected"] == []
+    assert report["fallbacks"] == [] and report["complete"] is True
+    assert {f["path"]: (f["class"], f["reason"]) for f in report["files"]} == {
+        "app/_version.py": ("generated", "version string only")}

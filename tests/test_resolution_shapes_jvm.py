@@ -417,3 +417,23 @@ def test_a_nested_class_calls_its_outer_classs_member_by_bare_name(
     # HelpFormatter.Builder calling HelpFormatter.getDescription in the Java leg).
     report = affected(make_repo, files, path, old, new)
     assert callers(report) == expected
+
+
+# --- overloads (seen in commons-cli's 1.9.0 -> 1.10.0 release diff) --------------------------
+
+JAVA_CLI = ("package p;\npublic class Cli {\n"
+            "  public String value(String opt) { return value(opt, null); }\n"          # 3
+            "  public String value(String opt, String dflt) { return dflt; }\n"         # 4
+            "  public boolean has(String opt) { return value(opt) != null; }\n"         # 5
+            "  public String either(String opt) { return value(opt, \"x\"); }\n}\n")  # 6
+
+
+def test_java_a_call_whose_arguments_fit_another_overload_is_not_a_caller(make_repo) -> None:
+    """commons-cli 1.10.0 changed `getOptionValue(Option, Supplier)`: the calls of its
+    one-argument siblings (`hasOption` calling `getOptionValue(opt)`) were reported as its
+    callers; javac, with a parameter appended to the changed one, breaks none of them."""
+    report = affected(make_repo, {"p/Cli.java": JAVA_CLI}, "p/Cli.java",
+                      "public String value(String opt, String dflt)",
+                      "public String value(final String opt, String dflt)")
+    assert callers(report) == {("p/Cli.java", "p.Cli.Cli.value", "exact"),
+                               ("p/Cli.java", "p.Cli.Cli.either", "exact")}

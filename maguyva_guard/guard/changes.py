@@ -24,6 +24,7 @@ from maguyva_guard.extract.docstrings import docstring_lines
 from maguyva_guard.extract.generic import LINE_COMMENTS
 from maguyva_guard.extract.languages import LANGUAGES, language_for
 from maguyva_guard.guard import files as changed_files
+from maguyva_guard.guard import reexports
 from maguyva_guard.guard.formatting import formatting_only
 from maguyva_guard.records import (
     ADDED,
@@ -71,6 +72,9 @@ class _Side:
     lines: list[str]
     changed: set[int]
     noise: set[int] = field(default_factory=set)  # docstring lines: they change no behaviour
+    # Where lines were only deleted, the line before the deletion stands in for it (so that
+    # the definition around it counts as changed); its own text did not change.
+    points: set[int] = field(default_factory=set)
 
     def innermost(self) -> list[Definition]:
         """The innermost definition around each changed line, in order, without repeats."""
@@ -181,10 +185,16 @@ def compute(
         file_hunks = hunks.get(f.new_path or f.old_path, [])
         old = _side(f.old_path, f.old_blob, blobs, parse, _old_lines(file_hunks, f.status))
         new = _side(f.new_path, f.new_blob, blobs, parse, _new_lines(file_hunks, f.status))
+        new.points.update(h.new_start for h in file_hunks if not h.new_count)
         if _version_only(old, new):
             versions.add(f.new_path or f.old_path)
             continue
+        for side in (old, new):
+            side.noise |= reexports.import_lines(side.path, side.lines, side.changed)
         fallbacks.extend(_fallbacks(old, new, kind.kind == changed_files.CONFIG))
+        gone = reexports.dropped(f.new_path, old.lines, old.changed, new.lines, new.symbols)
+        if gone is not None and f.status == "M":
+            fallbacks.append(gone)
         old_keys, new_keys = _keys(old), _keys(new)
         new_keys = _align_overloads(old_keys, new_keys)
         old_all = {k: d for d, k in old_keys.items()}
@@ -432,25 +442,43 @@ def _pair_renames(
 
 
 def _fallbacks(old: _Side, new: _Side, config: bool = False) -> list[Fallback]:
-    """Changed code that no symbol holds: search for what it mentions instead."""
+    """Changed code that no symbol holds: search for what it mentions instead.
+
+    Of a modified statement, only the terms that differ between its old and new lines are
+    searched when there are any: `export { tap, TapObserver } from './tap'` replacing
+    `export { tap } from './tap'` touched TapObserver, not `tap` nor the path (rxjs
+    7.8.0 -> 7.8.1: 108 mentions of the unchanged `tap`)."""
     out = []
-    for side in (new, old) if new.path else (old,):
-        if not side.path or not side.lines:
-            continue
-        if side.symbols is None:
-            lines = [i for i in sorted(side.changed) if 0 < i <= len(side.lines)
-                     and not changed_files.is_version_line(side.lines[i - 1])]
-            reason = "configuration changed" if config else "no symbol support for this file type"
-        else:
-            lines = side.orphan_lines()
-            reason = "module-level code changed"
-        queries = _queries([side.lines[i - 1] for i in lines if 0 < i <= len(side.lines)])
+    sides = [s for s in ((new, old) if new.path else (old,)) if s.path and s.lines]
+    terms = {id(s): _queries(_texts(s, _orphans(s)[0])) for s in sides}
+    if len(sides) == 2 and all(terms.values()):
+        new_terms, old_terms = terms[id(new)], terms[id(old)]
+        differing = [q for q in new_terms if q not in old_terms] + \
+            [q for q in old_terms if q not in new_terms]
+        if differing:
+            terms = {id(new): differing, id(old): differing}
+    for side in sides:
+        lines, reason = _orphans(side, config)
+        queries = terms[id(side)]
         if queries:
             span = f"{lines[0]}-{lines[-1]}" if len(lines) > 1 else str(lines[0])
             out.append(Fallback(side.path, f"{reason} (lines {span})", tuple(queries)))
         if side is new and out:
             break  # the new side speaks for a modified file
     return out
+
+
+def _orphans(side: _Side, config: bool = False) -> tuple[list[int], str]:
+    """The changed lines of a side that no symbol holds, and why they are searched."""
+    if side.symbols is None:
+        lines = [i for i in sorted(side.changed - side.points) if 0 < i <= len(side.lines)
+                 and not changed_files.is_version_line(side.lines[i - 1])]
+        return lines, "configuration changed" if config else "no symbol support for this file type"
+    return [i for i in side.orphan_lines() if i not in side.points], "module-level code changed"
+
+
+def _texts(side: _Side, lines: list[int]) -> list[str]:
+    return [side.lines[i - 1] for i in lines if 0 < i <= len(side.lines)]
 
 
 def _queries(lines: list[str]) -> list[str]:

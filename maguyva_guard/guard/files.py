@@ -69,9 +69,12 @@ METADATA_PREFIXES: Final = ("requirements", "constraints")  # requirements-dev.t
 VERSION_NAMES: Final = frozenset(
     {"__version__", "version", "VERSION", "__version_info__", "version_info", "VERSION_INFO",
      "__version_tuple__", "version_tuple", "__date__", "__release__", "__build__"})
+_VERSION_NAME = (r"""(__version__|version|VERSION|__version_info__|version_info|VERSION_INFO"""
+                 r"""|__version_tuple__|version_tuple|__date__|__release__|__build__)""")
+# A chained assignment names several (setuptools_scm's `_version.py`:
+# `__version__ = version = '2.3.0'`, `__version_tuple__ = version_tuple = (2, 3, 0)`).
 _VERSION_LINE = re.compile(
-    r"""^\s*["']?(__version__|version|VERSION|__version_info__|version_info|VERSION_INFO"""
-    r"""|__version_tuple__|version_tuple|__date__|__release__|__build__)["']?\s*[:=]\s*"""
+    rf"""^\s*(?:{_VERSION_NAME}\s*=\s*)*["']?{_VERSION_NAME}["']?\s*[:=]\s*"""
     r"""[\[(]?\s*["']?[\w.+\-, '"]*["']?\s*[\])]?\s*,?\s*$""")
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from maguyva_guard import spec
+from maguyva_guard.guard import reexports
 from maguyva_guard.records import Fallback, Hit, Mention
 from maguyva_guard.retrievers.base import SearchRequest
 
@@ -69,25 +70,33 @@ def search(conn: sqlite3.Connection, text: Searcher | None,
     """Search each fallback's known terms with the text modality; cap the mentions.
 
     A fallback of a path in `drop_if_unknown` (configuration) with no term the index knows
-    is dropped: none of its changed keys is named by the code."""
+    is dropped: none of its changed keys is named by the code. So is one for imported names
+    a module dropped when no reference takes them from it (guard.reexports)."""
     kept: list[Fallback] = []
     mentions: list[Mention] = []
     hidden: list[tuple[str, int]] = []
     for fb in fallbacks:
         terms = known_terms(conn, fb.queries)
-        if not terms and fb.path in drop_if_unknown:
-            continue
+        if not terms and (fb.path in drop_if_unknown
+                          or fb.reason.startswith(reexports.IMPORTS_REMOVED)):
+            continue  # no changed key, no dropped import names anything of the repository
         kept.append(Fallback(fb.path, fb.reason, tuple(terms)))
-        if text is None:
-            continue
         found: dict[tuple[str, int], Mention] = {}
-        for term in terms:
-            word = term.strip('"')
-            request = SearchRequest(query=word, intent=spec.EXACT_MATCH, terms=(word,),
-                                    limit=HITS_PER_TERM, exclude_paths=frozenset({fb.path}))
-            for h in text.search(request):
-                found.setdefault((h.path, h.line_start),
-                                 Mention(h.path, h.line_start, h.symbol, cause(fb), term))
+        if fb.reason.startswith(reexports.IMPORTS_REMOVED):
+            for term in terms:  # who takes the name from this module, not every use of it
+                for path, line, symbol in reexports.takers(conn, fb.path, term):
+                    found.setdefault((path, line), Mention(path, line, symbol, cause(fb), term))
+            if not found:  # the index's imports and references say nobody does
+                kept.pop()
+                continue
+        elif text is not None:
+            for term in terms:
+                word = term.strip('"')
+                request = SearchRequest(query=word, intent=spec.EXACT_MATCH, terms=(word,),
+                                        limit=HITS_PER_TERM, exclude_paths=frozenset({fb.path}))
+                for h in text.search(request):
+                    found.setdefault((h.path, h.line_start),
+                                     Mention(h.path, h.line_start, h.symbol, cause(fb), term))
         ordered = list(found.values())  # best first: the text modality ranks source first
         mentions.extend(ordered[:MENTIONS_PER_CHANGE])
         if len(ordered) > MENTIONS_PER_CHANGE:

@@ -39,13 +39,7 @@ from maguyva_guard.guard.testpicker import (
     reaching,
 )
 from maguyva_guard.guard.testtrails import STUBS, Trails
-from maguyva_guard.guard.testview import (
-    TestFile,
-    TestView,
-    is_fixture,
-    is_polymorphic,
-    parameters,
-)
+from maguyva_guard.guard.testview import TestFile, TestView, is_polymorphic
 from maguyva_guard.records import (
     AMBIGUOUS,
     MODULE_SYMBOL,
@@ -54,6 +48,7 @@ from maguyva_guard.records import (
     Definition,
     Fallback,
 )
+from maguyva_guard.retrievers.fixtures import is_fixture, parameters
 
 __all__ = ["SelectedTest", "TestSelection", "chain_text", "select"]
 

@@ -23,8 +23,6 @@ CONFTEST: Final = "conftest.py"
 _TEST_MODULE = re.compile(
     r"^(test_.*\.py|.*_test\.(py|go|rb)|.*\.(test|spec)\.(js|jsx|ts|tsx|mjs|cjs|mts|cts)"
     r"|.*Tests?\.(java|kt|cs|swift|scala))$")
-_FIXTURE = re.compile(r"@\s*(?:pytest\.)?fixture\b")
-_PARAMS = re.compile(r"\bdef\s+\w+\s*\((.*)\)", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -82,33 +80,6 @@ def is_test_module(path: str) -> bool:
 def is_test_path(path: str) -> bool:
     """A test module, a conftest, or anything under a test folder (test data)."""
     return classify.path_category(path) == classify.TEST
-
-
-def is_fixture(d: Definition) -> bool:
-    return _FIXTURE.search(d.signature) is not None
-
-
-def parameters(d: Definition) -> frozenset[str]:
-    """The parameter names of a Python function's header (its fixtures, for a test)."""
-    m = _PARAMS.search(d.signature)
-    if m is None:
-        return frozenset()
-    names = set()
-    depth = 0
-    current = ""
-    for c in m.group(1) + ",":
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        if c == "," and depth == 0:
-            name = re.split(r"[:=]", current, maxsplit=1)[0].strip().lstrip("*")
-            if name.isidentifier():
-                names.add(name)
-            current = ""
-        else:
-            current += c
-    return frozenset(names)
 
 
 def shared_method_names(store: Store) -> frozenset[str]:

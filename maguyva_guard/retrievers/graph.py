@@ -39,7 +39,7 @@ from maguyva_guard.records import (
     Hit,
     Reference,
 )
-from maguyva_guard.retrievers import cfamsyntax, jvm, jvmsyntax, overloads
+from maguyva_guard.retrievers import cfamsyntax, fixtures, jvm, jvmsyntax, overloads
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.passing import assigned_calls, invoked_parameters
@@ -209,6 +209,8 @@ class GraphRetriever:
             yield from ((ref, PROBABLE) for ref in self.implicit(target, jvm_syntax=True))
         if cfamsyntax.is_syntax_target(target):
             yield from self.syntax_sites(target)
+        if language_for(target.path) == "python" and fixtures.is_fixture(target):
+            yield from ((ref, EXACT) for ref in fixtures.users(self.store, target))
         if constructor_of is not None and language_for(target.path) == "csharp":
             subs = self.subclasses(constructor_of)
             yield from ((ref, EXACT) for ref in cfamsyntax.base_constructor_calls(

@@ -1,11 +1,12 @@
-"""Overloads in C++, C# and Swift: one qualified name, several parameter lists.
+"""Overloads in C++, C#, Swift and Java: one qualified name, several parameter lists.
 
 A call resolves by name to every overload at once (they share the qualified name), so a
 changed overload would collect the calls of its siblings. Where the call's argument count
 shows on its line and fits a sibling's parameter list but not the changed one's, the call
 is the sibling's (measured on pythonnet and Capacitor: `SetArgv(args)` is not a call of
-`SetArgv()`, `getServerUrl(domain)` not of `getServerUrl()`). Types are not compared: two
-overloads of one arity keep every call.
+`SetArgv()`, `getServerUrl(domain)` not of `getServerUrl()`; commons-cli's release diff:
+`getOptionValue(opt)` is not a call of `getOptionValue(Option, Supplier)`). Types are not
+compared: two overloads of one arity keep every call.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Final
 from maguyva_guard.extract.languages import language_for
 from maguyva_guard.records import Definition
 
-OVERLOAD_LANGUAGES: Final = frozenset({"cpp", "csharp", "swift"})
+OVERLOAD_LANGUAGES: Final = frozenset({"cpp", "csharp", "swift", "java"})
 _OPEN: Final = "([{"
 _CLOSE: Final = ")]}"
 MANY: Final = 1 << 16  # `params T[]`, `T...`, C varargs
@@ -52,7 +53,11 @@ def arity(signature: str, name: str) -> tuple[int, int]:
 
 
 def call_arguments(line: str, name: str) -> int | None:
-    """The argument count of the first call of `name` on `line` (None: not closed there)."""
+    """The argument count of the call of `name` on `line` (None: not closed there, or
+    `name(` twice on the line: `String value(String o) { return value(o, null); }` holds a
+    definition and a call, and which one is the reference is not known here)."""
+    if len(_opening(name).findall(line)) > 1:
+        return None
     args = _parenthesised(line, name)
     if args is None:
         return None
@@ -60,8 +65,13 @@ def call_arguments(line: str, name: str) -> int | None:
     return 0 if parts == [""] or not args.strip() else len(parts)
 
 
+def _opening(name: str) -> re.Pattern[str]:
+    """`name(` or `name<T>(`, not inside a longer identifier."""
+    return re.compile(rf"(?<![\w$]){re.escape(name)}\s*(?:<[^<>()]*>)?\s*\(")
+
+
 def _parenthesised(text: str, name: str) -> str | None:
-    m = re.search(rf"(?<![\w$]){re.escape(name)}\s*(?:<[^<>()]*>)?\s*\(", text)
+    m = _opening(name).search(text)
     if m is None:
         return None
     depth, start = 0, m.end()
