@@ -32,12 +32,7 @@
 
 ; ---- calls (a method without arguments is called without parentheses: `s.size`) -------------
 (call_expression function: (identifier) @name) @reference.call
-(call_expression function: (field_expression value: (_) @receiver field: (identifier) @name))
-  @reference.call
 (call_expression function: (generic_function function: (identifier) @name)) @reference.call
-(call_expression function: (generic_function
-  function: (field_expression value: (_) @receiver field: (identifier) @name)))
-  @reference.call
 (instance_expression [
   (type_identifier) @name
   (generic_type type: (type_identifier) @name)
@@ -60,7 +55,6 @@
 
 ; ---- type names ----------------------------------------------------------------------------
 ((type_identifier) @name @reference.annotation)
-(type_parameters (identifier) @skip)
 
 ; ---- other uses: a name passed, stored or returned as a value -------------------------------
 (arguments (identifier) @name @reference.use)
