@@ -232,6 +232,8 @@ class _Collected:
                 continue
             owner = owners[bisect_right(bounds, key) - 1]
             name_bytes = source[key : name_node.end_byte]
+            if name_bytes[:1] == b":":  # a Ruby symbol naming a method (ruby.scm): `:name`
+                name_bytes = name_bytes[1:]
             if receiver_node is not None:
                 receiver = normalize(
                     source[receiver_node.start_byte : receiver_node.end_byte].decode(
