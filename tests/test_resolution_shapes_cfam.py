@@ -208,6 +208,14 @@ def test_csharp_a_changed_overload_keeps_its_callers_when_its_parameters_change(
     assert ("Py.cs", 9) in direct(report, "Py.Py.SetArgv")
 
 
+def test_csharp_a_renamed_overload_keeps_only_its_own_callers(make_repo) -> None:
+    # The hand-judged leg renames: `Py.SetArgv(args)` stays a call of a sibling that keeps
+    # the old name, so it is no caller of the renamed one.
+    report = checked(make_repo, OVERLOADED, "Py.cs", "public static void SetArgv() {}",
+                     "public static void SetArgvMg() {}")
+    assert direct(report, "Py.Py.SetArgv") == {("Py.cs", 9): "exact"}
+
+
 def test_swift_an_overload_calling_its_sibling_is_a_caller(make_repo) -> None:
     files = {"Sources/M/Cookies.swift":
              "public class Cookies {\n  public func url() -> String? {\n    return nil\n  }\n"
