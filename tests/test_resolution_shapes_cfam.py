@@ -216,6 +216,22 @@ def test_csharp_a_renamed_overload_keeps_only_its_own_callers(make_repo) -> None
     assert direct(report, "Py.Py.SetArgv") == {("Py.cs", 9): "exact"}
 
 
+GET_ATTR = {"Runtime.cs": "namespace N {\n  public class Runtime {\n"
+                         "    static int GetAttr(object o, string name) { return 1; }\n"
+                         "    static int GetAttr(object o, StrPtr name) { return 2; }\n"
+                         "    static int A(object o) {\n      return GetAttr(o, \"warn\");\n"
+                         "    }\n    static int B(object o, StrPtr p) {\n"
+                         "      return GetAttr(o, p);\n    }\n  }\n}\n"}
+
+
+def test_csharp_a_string_literal_argument_calls_the_string_overload(make_repo) -> None:
+    # pythonnet: `PyObject_GetAttrString(builtins, "NotImplemented")` is a call of the
+    # (.., string) overload, not of the (.., StrPtr) one of the same arity.
+    report = checked(make_repo, GET_ATTR, "Runtime.cs", "StrPtr name) { return 2; }",
+                     "StrPtr name) { return 3; }")
+    assert direct(report, "Runtime.Runtime.GetAttr") == {("Runtime.cs", 9): "exact"}
+
+
 def test_swift_an_overload_calling_its_sibling_is_a_caller(make_repo) -> None:
     files = {"Sources/M/Cookies.swift":
              "public class Cookies {\n  public func url() -> String? {\n    return nil\n  }\n"
