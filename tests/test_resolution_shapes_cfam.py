@@ -221,12 +221,15 @@ GET_ATTR = {"Runtime.cs": "namespace N {\n  public class Runtime {\n"
                          "    static int GetAttr(object o, StrPtr name) { return 2; }\n"
                          "    static int A(object o) {\n      return GetAttr(o, \"warn\");\n"
                          "    }\n    static int B(object o, StrPtr p) {\n"
-                         "      return GetAttr(o, p);\n    }\n  }\n}\n"}
+                         "      return GetAttr(o, p);\n    }\n"
+                         "    static int C(object o, string name) {\n"
+                         "      return GetAttr(o, name);\n    }\n  }\n}\n"}
 
 
 def test_csharp_a_string_literal_argument_calls_the_string_overload(make_repo) -> None:
-    # pythonnet: `PyObject_GetAttrString(builtins, "NotImplemented")` is a call of the
-    # (.., string) overload, not of the (.., StrPtr) one of the same arity.
+    # pythonnet: `PyObject_GetAttrString(builtins, "NotImplemented")`, and the same with a
+    # `string name` parameter, are calls of the (.., string) overload, not of the
+    # (.., StrPtr) one of the same arity.
     report = checked(make_repo, GET_ATTR, "Runtime.cs", "StrPtr name) { return 2; }",
                      "StrPtr name) { return 3; }")
     assert direct(report, "Runtime.Runtime.GetAttr") == {("Runtime.cs", 9): "exact"}
