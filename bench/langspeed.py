@@ -105,9 +105,10 @@ def render(rows: list[dict], runs: int) -> str:
         if not r["files"]:
             out.append(f"| {r['language']} | none | 0 | 0 | | | |")
             continue
+        few = " (too few lines to mean much)" if r["lines"] < SMALL else ""
         out.append(f"| {r['language']} | {r['source']} | {r['files']:,} ({r['failed']}) | "
                    f"{r['lines']:,} | {r['cpu_seconds']:.2f} | {r['ms_per_kloc']:.1f} | "
-                   f"{r.get('vs_python', 0):.2f}x |")
+                   f"{r.get('vs_python', 0):.2f}x{few} |")
     return "\n".join(out) + "\n"
 
 

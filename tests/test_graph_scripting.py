@@ -43,6 +43,22 @@ RUBY = {
     ),
 }
 
+# Methods named by a symbol: renaming one breaks each of these lines (measured on Thor:
+# `alias_method :prepend_file, :prepend_to_file`, `klass.send(:dispatch, ...)`, the
+# SHELL_DELEGATED_METHODS list of delegated names).
+RUBY_SYMBOLS = {
+    "lib/report.rb": (
+        "class Report\n  DELEGATED = [:summary, :title]\n  alias_method :brief, :summary\n\n"
+        "  def summary\n    1\n  end\n\n  def run\n    send(:summary)\n  end\n\n"
+        "  def all(items)\n    items.map(&:summary)\n  end\nend\n"
+    ),
+    "lib/printer.rb": (
+        "class Printer\n  def show(obj)\n    obj.public_send(:summary)\n"
+        "    obj.respond_to?(:summary)\n  end\n\n  def other\n    { summary: 1 }\n"
+        "  end\nend\n\nclass Digest\n  def summary\n    2\n  end\nend\n"
+    ),
+}
+
 PHP = {
     "composer.json": json.dumps({"autoload": {"psr-4": {"Acme\\Shop\\": "src/"}}}),
     "src/Models/Cart.php": (
@@ -95,6 +111,12 @@ CASES = {
     "ruby implicit self is the own class": (
         RUBY, ("lib/other.rb", "Invoice.total"), {"Invoice.print", "Invoice.due"},
         {"Invoice.shadowed"}, {"Shop.Checkout.run"}),
+    "ruby method named by a symbol": (
+        RUBY_SYMBOLS, ("lib/report.rb", "Report.summary"),
+        {"Report", "Report.DELEGATED", "Report.run"}, {"Printer.other"}, set()),
+    "ruby method named by a symbol on another object": (
+        RUBY_SYMBOLS, ("lib/report.rb", "Report.summary"), set(), set(),
+        {"Report.all", "Printer.show"}),
     "php use alias and static call": (
         PHP, ("src/Models/Cart.php", "Cart.make"), {"CheckoutController.store"},
         {"Cart.make"}, set()),

@@ -208,6 +208,33 @@ def test_csharp_a_changed_overload_keeps_its_callers_when_its_parameters_change(
     assert ("Py.cs", 9) in direct(report, "Py.Py.SetArgv")
 
 
+def test_csharp_a_renamed_overload_keeps_only_its_own_callers(make_repo) -> None:
+    # The hand-judged leg renames: `Py.SetArgv(args)` stays a call of a sibling that keeps
+    # the old name, so it is no caller of the renamed one.
+    report = checked(make_repo, OVERLOADED, "Py.cs", "public static void SetArgv() {}",
+                     "public static void SetArgvMg() {}")
+    assert direct(report, "Py.Py.SetArgv") == {("Py.cs", 9): "exact"}
+
+
+GET_ATTR = {"Runtime.cs": "namespace N {\n  public class Runtime {\n"
+                         "    static int GetAttr(object o, string name) { return 1; }\n"
+                         "    static int GetAttr(object o, StrPtr name) { return 2; }\n"
+                         "    static int A(object o) {\n      return GetAttr(o, \"warn\");\n"
+                         "    }\n    static int B(object o, StrPtr p) {\n"
+                         "      return GetAttr(o, p);\n    }\n"
+                         "    static int C(object o, string name) {\n"
+                         "      return GetAttr(o, name);\n    }\n  }\n}\n"}
+
+
+def test_csharp_a_string_literal_argument_calls_the_string_overload(make_repo) -> None:
+    # pythonnet: `PyObject_GetAttrString(builtins, "NotImplemented")`, and the same with a
+    # `string name` parameter, are calls of the (.., string) overload, not of the
+    # (.., StrPtr) one of the same arity.
+    report = checked(make_repo, GET_ATTR, "Runtime.cs", "StrPtr name) { return 2; }",
+                     "StrPtr name) { return 3; }")
+    assert direct(report, "Runtime.Runtime.GetAttr") == {("Runtime.cs", 9): "exact"}
+
+
 def test_swift_an_overload_calling_its_sibling_is_a_caller(make_repo) -> None:
     files = {"Sources/M/Cookies.swift":
              "public class Cookies {\n  public func url() -> String? {\n    return nil\n  }\n"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from maguyva_guard.extract.symbols import extract
-from maguyva_guard.records import IMPORT
+from maguyva_guard.records import ANNOTATION, IMPORT
 
 
 def _defs(source: str, language: str) -> dict[str, tuple[str, int, int, str]]:
@@ -22,6 +22,15 @@ def test_a_scala_body_on_the_next_line_ends_with_its_last_expression():
     defs = _defs("class A {\n  def f(): Int =\n    g(1)\n\n  def g(x: Int): Int = x\n}\n",
                  "scala")
     assert defs["A.f"][1:3] == (2, 3)  # not 2..5, into g's first line
+
+
+def test_a_scala_type_parameter_is_no_reference_to_a_type_of_that_name():
+    source = ("class Box[A](a: A) {\n  def map[B](f: A => B): Box[B] = ???\n}\n"
+              "object Use {\n  def keep(x: A): B = ???\n}\n")
+    types = {(r.name, r.line) for r in extract(source.encode(), "scala").references
+             if r.kind == ANNOTATION}
+    # Box's A and map's B are parameters; in Use, A and B name types declared elsewhere.
+    assert types == {("Box", 2), ("A", 5), ("B", 5)}
 
 
 def test_kotlin_companion_members_and_extension_functions():

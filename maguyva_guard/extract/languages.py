@@ -43,6 +43,9 @@ class LanguageSpec:
     package_scope: bool = False
     filenames: tuple[str, ...] = ()  # whole file names without a telling extension (Rakefile)
     generic: bool = False  # the generic tier (generic.py): definitions, calls by name only
+    # A type name that a @local of an enclosing definition binds is that type parameter,
+    # not a reference (Scala: `def f[A](a: A)`); symbols.py drops it.
+    local_types: bool = False
 
 
 _ECMA_WRAPPERS: Final = ("export_statement", "lexical_declaration", "variable_declaration")
@@ -98,7 +101,7 @@ LANGUAGES: Final[dict[str, LanguageSpec]] = {
         ),
         LanguageSpec(
             "scala", "scala", (".scala", ".sc"), "scala.scm", "scala",
-            comment_types=("comment", "block_comment"),
+            comment_types=("comment", "block_comment"), local_types=True,
         ),
         LanguageSpec(
             "swift", "swift", (".swift",), "swift.scm", "swift",

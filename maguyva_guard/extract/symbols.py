@@ -227,11 +227,18 @@ class _Collected:
         qualified.append("")  # owner -1: module level
         found: list[tuple[int, Reference]] = []
         append = found.append
+        type_params = self._type_parameters(items, scopes) if self.spec.local_types else {}
         for key, (_, kind, name_node, receiver_node, node) in self.refs.items():
             if key in skips:
                 continue
+            if type_params and kind is ANNOTATION:
+                spans = type_params.get(source[key : name_node.end_byte])
+                if spans is not None and any(s <= key < e for s, e in spans):
+                    continue  # a type parameter of an enclosing definition
             owner = owners[bisect_right(bounds, key) - 1]
             name_bytes = source[key : name_node.end_byte]
+            if name_bytes[:1] == b":":  # a Ruby symbol naming a method (ruby.scm): `:name`
+                name_bytes = name_bytes[1:]
             if receiver_node is not None:
                 receiver = normalize(
                     source[receiver_node.start_byte : receiver_node.end_byte].decode(
@@ -259,6 +266,19 @@ class _Collected:
                     items[owner].add_base(normalize(text(source, node)))
         return found
 
+
+    def _type_parameters(
+        self, items: list[Item], scopes: ScopeMap
+    ) -> dict[bytes, list[tuple[int, int]]]:
+        """Each @local name (a type parameter: LanguageSpec.local_types) -> the byte spans
+        of the definitions that bind it."""
+        found: dict[bytes, list[tuple[int, int]]] = {}
+        for name, positions in self.locals.items():
+            for position in positions:
+                owner = scopes.owner(position)
+                if owner >= 0:
+                    found.setdefault(name, []).append((items[owner].start, items[owner].end))
+        return found
 
     def _plain_use_kept(
         self, name: bytes, owner: int, bound: set[bytes], scopes: ScopeMap

@@ -356,7 +356,10 @@ class GraphRetriever:
             return False
         lines = self.resolver.lines(ref.path)
         line = lines[ref.line - 1] if 0 < ref.line <= len(lines) else ""
-        return overloads.other_overload(target, siblings, line)
+        caller = next((d for d in self.resolver.scope(ref.path).definitions
+                       if d.qualified_name == ref.scope and d.line_start <= ref.line), None)
+        before = lines[caller.line_start - 1 : ref.line] if caller is not None else []
+        return overloads.other_overload(target, siblings, line, before)
 
     def subclasses(self, cls: Definition) -> Iterator[Definition]:
         """The classes whose base list names `cls`."""

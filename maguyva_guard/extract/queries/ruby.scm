@@ -49,6 +49,20 @@
 (scope_resolution scope: (_) @receiver name: (constant) @name) @reference.use
 ((constant) @name @reference.use)
 
+;  A method named by a symbol: `send(:name)`, `method(:name)`, `alias_method :new, :old`,
+;  `obj.public_send(:name)`, `items.map(&:name)` (a call on each item), a constant's list of
+;  names (a delegator list). Renaming the method breaks these lines; the name is the symbol
+;  without its colon (symbols.py). Hash keys (`{name: 1}`) are another node: not captured.
+((call !receiver method: (identifier) @_named arguments: (argument_list
+  (simple_symbol) @name @reference.use))
+  (#match? @_named "^(send|public_send|__send__|method|public_method|instance_method|alias_method|respond_to\\?|def_delegator|def_delegators|delegate|private_class_method|module_function|private|public|protected)$"))
+((call receiver: (_) @receiver method: (identifier) @_named arguments: (argument_list .
+  (simple_symbol) @name)) @reference.call
+  (#match? @_named "^(send|public_send|__send__|try|method|public_method|respond_to\\?)$"))
+(call receiver: (_) @receiver arguments: (argument_list (block_argument (simple_symbol) @name)))
+  @reference.call
+(assignment left: (constant) right: (array (simple_symbol) @name @reference.use))
+
 ; ---- keywords spelled as method calls: not references to anything in the repository ------
 ((call !receiver method: (identifier) @skip)
   (#match? @skip "^(require|require_relative|load|include|extend|prepend|private|protected|public|module_function|attr_reader|attr_writer|attr_accessor|raise|puts|p)$"))

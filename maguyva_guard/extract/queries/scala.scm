@@ -32,12 +32,7 @@
 
 ; ---- calls (a method without arguments is called without parentheses: `s.size`) -------------
 (call_expression function: (identifier) @name) @reference.call
-(call_expression function: (field_expression value: (_) @receiver field: (identifier) @name))
-  @reference.call
 (call_expression function: (generic_function function: (identifier) @name)) @reference.call
-(call_expression function: (generic_function
-  function: (field_expression value: (_) @receiver field: (identifier) @name)))
-  @reference.call
 (instance_expression [
   (type_identifier) @name
   (generic_type type: (type_identifier) @name)
@@ -59,8 +54,11 @@
 (annotation name: (type_identifier) @name) @reference.decorator
 
 ; ---- type names ----------------------------------------------------------------------------
+; A type parameter (`def f[A]`, `class C[F[_]]`) is bound by its definition: a type name of
+; that name inside it is the parameter, no type elsewhere (registry: local_types). cats-core
+; is mostly such names: 45,000 of its 68,000 type names were F, A, B, A0..A21.
 ((type_identifier) @name @reference.annotation)
-(type_parameters (identifier) @skip)
+(type_parameters (identifier) @local)
 
 ; ---- other uses: a name passed, stored or returned as a value -------------------------------
 (arguments (identifier) @name @reference.use)
