@@ -25,17 +25,20 @@ from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.extract.languages import module_name
 from maguyva_guard.guard.testdispatch import Receiver, dynamic_bases, receiver
+from maguyva_guard.guard.testinstances import Instances
 from maguyva_guard.guard.testpicker import importers_by_name, reaching
 from maguyva_guard.guard.testview import is_polymorphic
 from maguyva_guard.index.store import Store
 from maguyva_guard.records import (
     AMBIGUOUS,
+    EXACT,
     IMPORT,
     INHERIT,
     METHOD,
     MODULE_SYMBOL,
     PROBABLE,
     Affected,
+    ChangedSymbol,
     Link,
 )
 from maguyva_guard.retrievers.graph import CONSTRUCTORS, GraphRetriever
@@ -91,7 +94,9 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
                   and a.symbol.rsplit(".", 1)[-1] in view.shared_methods]
     dispatch = any(a.via and a.via[-1].rsplit(".", 1)[-1] in view.shared_methods
                    for a in (*report.affected, *report.possible))
-    if not todo and not methods and not overriders and not dispatch:
+    reached_methods = [a for a in (*report.affected, *report.possible) if a.kind == METHOD] \
+        + [_as_entry(c) for c in report.changed_symbols if c.kind == METHOD]
+    if not todo and not methods and not overriders and not dispatch and not reached_methods:
         return Trails()
     found: dict[tuple[str, str], Affected] = {}
     continued: set[tuple[str, str]] = set()
@@ -110,6 +115,10 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
         for a in overriders:
             seeds += _overridden(graph, store, a.path, a.symbol, (*a.via, a.symbol),
                                  a.because_of, a.depth + 1, hops) or []
+        instances = Instances(graph, store, view)
+        for a in reached_methods:
+            if a.depth < depth:
+                seeds += instances.seeds(a)
         for seed in seeds:
             if (seed.path, seed.symbol) not in seen:
                 found[(seed.path, seed.symbol)] = seed
@@ -135,12 +144,23 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
                         replace(c, confidence=AMBIGUOUS), view, depth):
                     seen.add(key)
                     todo.append(c)
+                for seed in instances.seeds(c) if c.depth < depth else ():
+                    if (seed.path, seed.symbol) not in seen:
+                        seen.add((seed.path, seed.symbol))
+                        found[(seed.path, seed.symbol)] = seed
+                        todo.append(seed)
         _dispatched(graph, store, view, (*report.affected, *report.possible, *found.values()),
                     hops)
         dynamic = dynamic_bases(view) if hops else []
         classes = {cls: receiver(store, view, *cls, dynamic) for cls in set(hops.values())}
     return Trails(tuple(found.values()), frozenset(continued), frozenset(settled),
                   {hop: classes[cls] for hop, cls in hops.items()})
+
+
+def _as_entry(c: ChangedSymbol) -> Affected:
+    """A changed symbol as an entry of depth 0, for the rules that start from callers."""
+    return Affected(c.path, c.qualified_name, c.line_start, c.kind, 0.0, 0.0, 0,
+                    (c.qualified_name,), (), "direct", EXACT)
 
 
 def _overridden(graph: GraphRetriever, store: Store, path: str, qualified_name: str,
