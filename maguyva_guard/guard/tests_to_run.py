@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.extract.languages import LANGUAGES, language_for
-from maguyva_guard.guard import testfallbacks
+from maguyva_guard.guard import testfallbacks, testtrails
 from maguyva_guard.guard.testdispatch import DispatchGate
 from maguyva_guard.guard.testpicker import (
     Picker,
@@ -82,6 +82,7 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
         _by_import(p, c, reached, called, gate, c.qualified_name in trails.settled)
     _unanalysed(p, changed_paths, report)
     _by_string(p, report.changed_symbols, view.by_string)
+    _unfollowed(p, trails.unfollowed)
     inherited(p)
     return TestSelection(() if p.run_all else _collapsed(p.picked), p.run_all, tuple(p.reasons))
 
@@ -311,6 +312,20 @@ def _by_string(p: Picker, changed: Sequence[ChangedSymbol],
             else:
                 _broad(p, testfallbacks.Broad(path, f"{path} {reason}",
                                               posixpath.dirname(path)))
+
+
+def _unfollowed(p: Picker, left: Sequence[Affected]) -> None:
+    """The trails the walk's bound left (testtrails.MAX_WALKS): whatever imports their
+    modules, through any module, may run them."""
+    if not left:
+        return
+    p.say(f"the walk past unresolved edges stopped at its bound of {testtrails.MAX_WALKS} trails: "
+          f"{len(left)} left unfollowed, the tests importing each run")
+    for a in left:
+        who = f"module-level code of {a.path}" if a.symbol == MODULE else a.symbol
+        reason = f"{who} was left unfollowed at the walk's bound: the tests importing it run"
+        for path in p.reach(a.path):
+            p.file(path, (path, a.symbol, *reversed(a.via)), reason)
 
 
 def _unanalysed(p: Picker, changed_paths: Sequence[str], report: ImpactReport) -> None:

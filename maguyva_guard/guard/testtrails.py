@@ -10,15 +10,16 @@ re-exports, is every test.
 
 So each such caller (in the code under test, not a test file) is asked for its own callers,
 through the same graph, to the depth left of the bound; a caller found that way through a
-name-only edge again is continued in turn, up to MAX_CONTINUED callers per selection. A
-trail whose caller has no caller at all stays lost: the selection keeps its import-level
-fallback for it.
+name-only edge again is continued in turn, up to MAX_WALKS trails per selection: a count,
+never time, so that the same change selects the same tests on an idle machine and on a busy
+one. The trails the bound leaves are handed back (Trails.unfollowed), and the tests
+importing each run. A trail whose caller has no caller at all stays lost: the selection
+keeps its import-level fallback for it.
 """
 
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
@@ -47,11 +48,10 @@ if TYPE_CHECKING:
     from maguyva_guard.guard.model import ImpactReport
     from maguyva_guard.guard.testview import TestView
 
-# How many lost callers one selection continues, and for how long: each is one graph walk
-# (tens of ms; seconds for a constructor called everywhere). Past either bound the trails
-# left stay lost, and their import-level fallback answers for them.
-MAX_CONTINUED: Final = 16
-CONTINUE_CPU_SECONDS: Final = 0.4  # CPU time, not wall: a busy machine must not narrow it
+# How many lost callers one selection continues: each is one graph walk (tens of ms;
+# seconds for a constructor called everywhere). Past the bound the trails left select the
+# tests importing their modules (Trails.unfollowed).
+MAX_WALKS: Final = 48
 MAX_ANCESTORS: Final = 32  # classes walked up from a changed method's class
 MAX_IMPORT_LINES: Final = 60  # how far up a parenthesized import's first line is looked for
 STUBS: Final = (".pyi", ".d.ts")  # declarations for type checkers: nothing runs them
@@ -71,6 +71,8 @@ class Trails:
     # (base method, override) links the chains go through, by where the override's class
     # can come from (testdispatch): a test holding none of it never runs the override
     hops: Mapping[tuple[str, str], Receiver] = field(default_factory=dict)
+    # the trails MAX_WALKS left: the tests importing each run
+    unfollowed: tuple[Affected, ...] = ()
 
 
 def _needs_callers(a: Affected, view: TestView, depth: int) -> bool:
@@ -125,9 +127,10 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
                 seen.add((seed.path, seed.symbol))
                 todo.append(seed)
         users = _BindingUsers(graph, store, view)
-        stop = time.process_time() + CONTINUE_CPU_SECONDS
-        while todo and len(continued) < MAX_CONTINUED and time.process_time() < stop:
+        walks = 0
+        while todo and walks < MAX_WALKS:
             a = todo.pop(0)
+            walks += 1
             from_binding = a.symbol == MODULE_SYMBOL
             # A name bound and never used is a trail followed to its end: no test uses it.
             callers = users.of(a) if from_binding else _callers(graph, store, a, depth) or None
@@ -154,7 +157,7 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
         dynamic = dynamic_bases(view) if hops else []
         classes = {cls: receiver(store, view, *cls, dynamic) for cls in set(hops.values())}
     return Trails(tuple(found.values()), frozenset(continued), frozenset(settled),
-                  {hop: classes[cls] for hop, cls in hops.items()})
+                  {hop: classes[cls] for hop, cls in hops.items()}, tuple(todo))
 
 
 def _as_entry(c: ChangedSymbol) -> Affected:
