@@ -62,3 +62,31 @@ def test_a_bound_method_bound_to_a_module_level_name_leads_to_the_uses_of_the_na
         "tests.test_iso.test_iso", "app.iso.isoparse", "app.iso.Iso.parse",
         "app.iso.Iso._parse", "app.core.add"]}
     assert sel["reasons"] == [] and sel["run_all"] is False
+
+
+def test_a_test_helper_calling_the_object_leads_to_the_tests_calling_the_helper(repo):
+    # dateutil's RRuleTest._rrulestr_reverse_test(rule) calls rrulestr(...): the helper is
+    # no test, its callers are (found by walking on from it, not by the name's uses).
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.rr import maker\n",
+                 "app/rr.py": MAKER,
+                 "tests/test_rr.py": "from app import maker\n\n\nclass TestRR:\n"
+                                     "    def _check(self, n):\n"
+                                     "        assert maker(n) == n + 1\n\n"
+                                     "    def test_one(self):\n        self._check(1)\n\n"
+                                     "    def test_other(self):\n        assert True\n"})
+    git(repo, "commit", "-q", "-m", "maker")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    sel = selection(repo)
+    assert chains(sel) == {**ADD_CHAINS, "tests/test_rr.py::TestRR::test_one": [
+        "tests.test_rr.TestRR.test_one", "tests.test_rr.TestRR._check", "app.rr.maker",
+        "app.rr._Maker.__call__", "app.rr._Maker._build", "app.core.add"]}
+    assert sel["reasons"] == [] and sel["run_all"] is False
+
+
+def test_a_caller_at_the_depth_bound_leads_on_to_its_tests_not_its_importers(repo):
+    # --depth 1: the report stops at total (add's caller); the trail goes on to
+    # test_total instead of running every test that imports app.core's package.
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    sel = selection(repo, "--depth", "1")
+    assert chains(sel) == ADD_CHAINS
+    assert sel["reasons"] == [] and sel["run_all"] is False

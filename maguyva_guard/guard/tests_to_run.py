@@ -70,13 +70,15 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
     _fallbacks(p, report.fallbacks)
     reached: set[str] = set()
     called: set[str] = set()  # changed symbols the graph found any caller of
+    found = set(trails.affected)
     for a in (*report.affected, *report.possible, *trails.affected):
         if any(b.endswith(FALLBACK_CAUSE) for b in a.because_of):
             continue  # a fallback search's text hit: the fallback above speaks for it
         if a.path.endswith(STUBS):
             continue  # a type stub's declaration: no test runs it
         called.update(a.because_of)
-        if _caller(p, a, depth):
+        # the trails walk on past the report's bound: theirs is further
+        if _caller(p, a, depth + testtrails.EXTRA_DEPTH if a in found else depth):
             reached.update(a.because_of)
     for c in report.changed_symbols:
         _by_import(p, c, reached, called, gate, c.qualified_name in trails.settled)
@@ -326,7 +328,7 @@ def _unfollowed(p: Picker, left: Sequence[Affected]) -> None:
     for a in left:
         who = f"module-level code of {a.path}" if a.symbol == MODULE else a.symbol
         reason = f"{who} was left unfollowed at the walk's bound: the tests importing it run"
-        for path in p.reach(a.path):
+        for path in (a.path,) if a.path in p.view.files else p.reach(a.path):
             p.file(path, (path, a.symbol, *reversed(a.via)), reason)
 
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Final
 from maguyva_guard.extract.languages import module_name
 from maguyva_guard.guard.testdispatch import Receiver, dynamic_bases, receiver
 from maguyva_guard.guard.testinstances import Instances
-from maguyva_guard.guard.testpicker import importers_by_name, reaching
+from maguyva_guard.guard.testpicker import enclosing_test, importers_by_name, reaching
 from maguyva_guard.guard.testview import is_polymorphic
 from maguyva_guard.index.store import Store
 from maguyva_guard.records import (
@@ -52,6 +52,10 @@ if TYPE_CHECKING:
 # seconds for a constructor called everywhere). Past the bound the trails left select the
 # tests importing their modules (Trails.unfollowed).
 MAX_WALKS: Final = 48
+# How far past the report's depth bound a trail goes on: the chain from a parser's helper
+# to python-dateutil's tzical tests is ten calls long, and a caller at the bound would
+# otherwise run every test importing its module. Past it, that fallback applies.
+EXTRA_DEPTH: Final = 4
 MAX_ANCESTORS: Final = 32  # classes walked up from a changed method's class
 MAX_IMPORT_LINES: Final = 60  # how far up a parenthesized import's first line is looked for
 STUBS: Final = (".pyi", ".d.ts")  # declarations for type checkers: nothing runs them
@@ -77,13 +81,13 @@ class Trails:
 
 def _needs_callers(a: Affected, view: TestView, depth: int) -> bool:
     """Whether `a`, a caller in the code under test, is one the graph did not follow
-    further: reached through a name-only edge, or module-level code outside an import
-    line, inside the depth bound."""
-    if a.path in view.files or a.path.endswith(STUBS) or a.depth >= depth:
+    further: reached through a name-only edge, module-level code outside an import
+    line, or any caller at the report's depth bound (up to EXTRA_DEPTH levels past it)."""
+    if a.path in view.files or a.path.endswith(STUBS) or a.depth >= depth + EXTRA_DEPTH:
         return False
     if a.symbol == MODULE_SYMBOL:
         return a.line not in view.import_lines.get(a.path, frozenset())
-    return a.confidence == AMBIGUOUS
+    return a.confidence == AMBIGUOUS or a.depth >= depth
 
 
 def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int) -> Trails:
@@ -119,7 +123,7 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
                                  a.because_of, a.depth + 1, hops) or []
         instances = Instances(graph, store, view)
         for a in reached_methods:
-            if a.depth < depth:
+            if a.depth < depth + EXTRA_DEPTH:
                 seeds += instances.seeds(a)
         for seed in seeds:
             if (seed.path, seed.symbol) not in seen:
@@ -133,7 +137,8 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
             walks += 1
             from_binding = a.symbol == MODULE_SYMBOL
             # A name bound and never used is a trail followed to its end: no test uses it.
-            callers = users.of(a) if from_binding else _callers(graph, store, a, depth) or None
+            callers = users.of(a) if from_binding else \
+                _callers(graph, store, a, depth + EXTRA_DEPTH) or None
             if callers is None:
                 continue
             continued.add((a.path, a.symbol))
@@ -143,11 +148,12 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
                 if prev is None or c.depth < prev.depth:
                     found[key] = c
                 more = from_binding or c.confidence == AMBIGUOUS or c.symbol == MODULE_SYMBOL
-                if more and key not in seen and _needs_callers(
-                        replace(c, confidence=AMBIGUOUS), view, depth):
+                if more and key not in seen and (_needs_callers(
+                        replace(c, confidence=AMBIGUOUS), view, depth)
+                        or (from_binding and _test_helper(view, c))):
                     seen.add(key)
                     todo.append(c)
-                for seed in instances.seeds(c) if c.depth < depth else ():
+                for seed in instances.seeds(c) if c.depth < depth + EXTRA_DEPTH else ():
                     if (seed.path, seed.symbol) not in seen:
                         seen.add((seed.path, seed.symbol))
                         found[(seed.path, seed.symbol)] = seed
@@ -158,6 +164,14 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
         classes = {cls: receiver(store, view, *cls, dynamic) for cls in set(hops.values())}
     return Trails(tuple(found.values()), frozenset(continued), frozenset(settled),
                   {hop: classes[cls] for hop, cls in hops.items()}, tuple(todo))
+
+
+def _test_helper(view: TestView, c: Affected) -> bool:
+    """A function of a test file that is no test (`self._rrulestr_reverse_test(rule)`):
+    found as a user of a bound name, its own callers are still to be found."""
+    tf = view.files.get(c.path)
+    return tf is not None and c.symbol != MODULE_SYMBOL and \
+        enclosing_test(tf, c.symbol) is None
 
 
 def _as_entry(c: ChangedSymbol) -> Affected:
