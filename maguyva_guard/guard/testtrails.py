@@ -29,6 +29,7 @@ from maguyva_guard.guard.testdispatch import Receiver, dynamic_bases, receiver
 from maguyva_guard.guard.testinstances import Instances
 from maguyva_guard.guard.testpicker import enclosing_test, importers_by_name, reaching
 from maguyva_guard.guard.testview import is_polymorphic
+from maguyva_guard.guard.trailwalk import SharedWalk
 from maguyva_guard.index.store import Store
 from maguyva_guard.records import (
     AMBIGUOUS,
@@ -131,6 +132,7 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
                 seen.add((seed.path, seed.symbol))
                 todo.append(seed)
         users = _BindingUsers(graph, store, view)
+        walk = SharedWalk(graph)
         walks = 0
         while todo and walks < MAX_WALKS:
             a = todo.pop(0)
@@ -138,7 +140,7 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
             from_binding = a.symbol == MODULE_SYMBOL
             # A name bound and never used is a trail followed to its end: no test uses it.
             callers = users.of(a) if from_binding else \
-                _callers(graph, store, a, depth + EXTRA_DEPTH) or None
+                _callers(walk, a, depth + EXTRA_DEPTH) or None
             if callers is None:
                 continue
             continued.add((a.path, a.symbol))
@@ -305,15 +307,14 @@ class _BindingUsers:
         return names
 
 
-def _callers(graph: GraphRetriever, store: Store, a: Affected, depth: int) -> list[Affected]:
+def _callers(walk: SharedWalk, a: Affected, depth: int) -> list[Affected]:
     """`a`'s own callers, as affected entries of `a`'s changed symbols, their chains
     running on from `a`'s."""
-    target = next((d for d in store.definitions(path=a.path) if d.qualified_name == a.symbol),
-                  None)
+    target = walk.graph.resolver.scope(a.path).by_qualified.get(a.symbol)
     if target is None:
         return []
     out = []
-    for e in graph.callers(target, depth - a.depth):
+    for e in walk.callers(target, depth - a.depth, a.because_of):
         if e.ref.path.endswith(STUBS):
             continue
         conf = e.confidence
