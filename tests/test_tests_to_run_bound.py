@@ -59,4 +59,3 @@ def test_past_the_bound_the_trails_left_run_the_tests_importing_them(repo, monke
     assert "the walk past unresolved edges stopped at its bound of 0 trails: 1 left " \
         "unfollowed, the tests importing each run" in sel["reasons"]
     assert sel["run_all"] is False
-

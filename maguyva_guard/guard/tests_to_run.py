@@ -171,9 +171,7 @@ def _caller(p: Picker, a: Affected, depth: int) -> bool:
                                       "under its folder run", posixpath.dirname(a.path)))
         return True
     test = enclosing_test(tf, a.symbol)
-    if test is not None:
-        # A name-only edge leaves open what the test calls, never which test calls it:
-        # the test itself runs, not its file (each test making the call is an entry).
+    if test is not None and not ambiguous:
         p.add(node(tf, test, chain))
         return True
     if test is None and not ambiguous:
