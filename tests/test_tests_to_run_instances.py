@@ -90,3 +90,18 @@ def test_a_caller_at_the_depth_bound_leads_on_to_its_tests_not_its_importers(rep
     sel = selection(repo, "--depth", "1")
     assert chains(sel) == ADD_CHAINS
     assert sel["reasons"] == [] and sel["run_all"] is False
+
+
+def test_a_module_level_constant_of_a_test_file_calling_the_change_runs_the_file(repo):
+    # VALUE = total(...) runs on import (the index keeps it as a definition of its own,
+    # not as module-level code): a failure there fails every test of the file.
+    stage(repo, {"tests/test_value.py": "import pytest\n\nfrom app import total\n\n"
+                                        "VALUE = total([1, 2])\n\n\n"
+                                        "@pytest.mark.parametrize('v', [VALUE])\n"
+                                        "def test_value(v):\n    assert v\n\n\n"
+                                        "def test_other():\n    assert True\n"})
+    git(repo, "commit", "-q", "-m", "value")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    sel = selection(repo)
+    assert [(t["id"], t["reason"]) for t in sel["tests"] if "test_value" in t["id"]] == [
+        ("tests/test_value.py", "reached through module-level code: the whole file runs")]

@@ -42,6 +42,7 @@ from maguyva_guard.guard.testtrails import STUBS, Trails
 from maguyva_guard.guard.testview import TestFile, TestView, is_polymorphic
 from maguyva_guard.records import (
     AMBIGUOUS,
+    CONSTANT,
     MODULE_SYMBOL,
     Affected,
     ChangedSymbol,
@@ -174,14 +175,17 @@ def _caller(p: Picker, a: Affected, depth: int) -> bool:
     if test is not None and not ambiguous:
         p.add(node(tf, test, chain))
         return True
+    # a constant (`VALUE = f()`, module or class level) is module-level code: it runs on
+    # import, and a failure there fails every test of the file
+    d = definition(tf, a.symbol)
+    on_import = a.symbol == MODULE or (d is not None and d.kind == CONSTANT)
     if test is None and not ambiguous:
-        fixture = definition(tf, a.symbol)
-        if fixture is not None and is_fixture(fixture):
-            return _fixture_users(p, tf, fixture, chain)
-        if a.depth < depth and a.symbol != MODULE:
+        if d is not None and is_fixture(d):
+            return _fixture_users(p, tf, d, chain)
+        if a.depth < depth and not on_import:
             return False  # a helper: its own callers are in the report, one level further
     why = "an ambiguous edge" if ambiguous else (
-        "module-level code" if a.symbol == MODULE else "the depth bound")
+        "module-level code" if on_import else "the depth bound")
     p.file(a.path, chain, f"reached through {why}: the whole file runs")
     return True
 
