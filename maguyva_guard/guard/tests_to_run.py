@@ -59,6 +59,9 @@ if TYPE_CHECKING:
 MODULE: Final = MODULE_SYMBOL
 FALLBACK_CAUSE: Final = ":<module>"  # impact's `because_of` of a fallback search hit
 NO_SYMBOLS: Final = "no symbol support"
+# unittest's load_tests protocol (`tests.addTests(DocTestSuite("pkg.mod"))`): pytest does
+# not call it, so the module it names by a string is not run by the file's pytest tests
+UNITTEST_LOADER: Final = "load_tests"
 
 
 def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *,
@@ -306,8 +309,8 @@ def _by_string(p: Picker, changed: Sequence[ChangedSymbol],
         running = reaching(p.view, c.path, p._by_name)
         names = {n for path in running for n in p.view.import_names.get(path, ())}
         for path, scope, module in by_string:
-            if module not in names:
-                continue
+            if module not in names or scope.rsplit(".", 1)[-1] == UNITTEST_LOADER:
+                continue  # (pytest never calls unittest's load_tests: what it adds never runs)
             tf = p.view.files[path]
             test = enclosing_test(tf, scope) if scope and not tf.is_conftest else None
             reason = f"gets {module} by name (a string): calls on it do not resolve"
