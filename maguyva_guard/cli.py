@@ -303,7 +303,8 @@ def _save_option(value: str) -> tuple[str, str]:
 @click.option("--preset", type=click.Choice(["quick", "default", "thorough"]), default=None,
               help="How many modalities to run (docs/design.md; config default: thorough).")
 @click.option("--depth", type=click.IntRange(min=1, max=8), default=None,
-              help="How far to follow callers to the tests (default 8).")
+              help="How far to follow callers to the tests (default 8; a trail the report "
+                   "stops at goes up to 4 levels further).")
 @click.option("--format", "fmt", type=click.Choice(["text", "pytest", "paths", "json"]),
               default="text", show_default=True,
               help="pytest: node ids, one a line; paths: test files (jest, vitest).")

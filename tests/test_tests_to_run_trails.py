@@ -180,3 +180,18 @@ def test_a_module_got_by_a_string_selects_the_test_that_gets_it(repo):
     assert chains(sel) == {**ADD_CHAINS, "tests/test_dyn.py::test_dyn": [
         "tests.test_dyn.test_dyn", "app.core", "app.core.add"]}
     assert sel["reasons"] == []
+
+
+def test_a_module_named_in_unittest_load_tests_selects_no_more_under_pytest(repo):
+    # more-itertools' test_more.py adds more.py's doctests in load_tests, which pytest
+    # never calls: that string does not make the whole file run (it made 80% of the suite).
+    stage(repo, {"tests/test_doc.py": "import doctest\n\nfrom app import add\n\n\n"
+                                      "def load_tests(loader, tests, ignore):\n"
+                                      "    tests.addTests(doctest.DocTestSuite('app.core'))\n"
+                                      "    return tests\n\n\n"
+                                      "def test_add():\n    assert add(1, 1) == 2\n\n\n"
+                                      "def test_other():\n    assert True\n"})
+    git(repo, "commit", "-q", "-m", "doctests")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    doc = {k: v for k, v in chains(selection(repo)).items() if k.startswith("tests/test_doc")}
+    assert doc == {"tests/test_doc.py::test_add": ["tests.test_doc.test_add", "app.core.add"]}

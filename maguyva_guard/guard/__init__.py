@@ -5,7 +5,8 @@ Owns the change mapper (changes.py: changed lines to changed symbols), the impac
 the report model the analysis returns (model.py), and the tests to run (tests_to_run.py:
 the rules; testview.py: the test files read from the index; testpicker.py: the selection
 and its import-graph walks; testfallbacks.py: what selects tests without a call;
-testtrails.py: the trails the report stops at, followed on for the tests).
+testtrails.py: the trails the report stops at, followed on for the tests, in one shared
+walk (trailwalk.py) and through module-level objects (testinstances.py)).
 
 May import: the top-level basics, extract, embed, index, retrievers and search.
 """

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.extract.languages import LANGUAGES, language_for
-from maguyva_guard.guard import testfallbacks
+from maguyva_guard.guard import testfallbacks, testtrails
 from maguyva_guard.guard.testdispatch import DispatchGate
 from maguyva_guard.guard.testpicker import (
     Picker,
@@ -42,6 +42,7 @@ from maguyva_guard.guard.testtrails import STUBS, Trails
 from maguyva_guard.guard.testview import TestFile, TestView, is_polymorphic
 from maguyva_guard.records import (
     AMBIGUOUS,
+    CONSTANT,
     MODULE_SYMBOL,
     Affected,
     ChangedSymbol,
@@ -58,6 +59,9 @@ if TYPE_CHECKING:
 MODULE: Final = MODULE_SYMBOL
 FALLBACK_CAUSE: Final = ":<module>"  # impact's `because_of` of a fallback search hit
 NO_SYMBOLS: Final = "no symbol support"
+# unittest's load_tests protocol (`tests.addTests(DocTestSuite("pkg.mod"))`): pytest does
+# not call it, so the module it names by a string is not run by the file's pytest tests
+UNITTEST_LOADER: Final = "load_tests"
 
 
 def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *,
@@ -70,18 +74,21 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
     _fallbacks(p, report.fallbacks)
     reached: set[str] = set()
     called: set[str] = set()  # changed symbols the graph found any caller of
+    found = set(trails.affected)
     for a in (*report.affected, *report.possible, *trails.affected):
         if any(b.endswith(FALLBACK_CAUSE) for b in a.because_of):
             continue  # a fallback search's text hit: the fallback above speaks for it
         if a.path.endswith(STUBS):
             continue  # a type stub's declaration: no test runs it
         called.update(a.because_of)
-        if _caller(p, a, depth):
+        # the trails walk on past the report's bound: theirs is further
+        if _caller(p, a, depth + testtrails.EXTRA_DEPTH if a in found else depth):
             reached.update(a.because_of)
     for c in report.changed_symbols:
         _by_import(p, c, reached, called, gate, c.qualified_name in trails.settled)
     _unanalysed(p, changed_paths, report)
     _by_string(p, report.changed_symbols, view.by_string)
+    _unfollowed(p, trails.unfollowed)
     inherited(p)
     return TestSelection(() if p.run_all else _collapsed(p.picked), p.run_all, tuple(p.reasons))
 
@@ -171,14 +178,17 @@ def _caller(p: Picker, a: Affected, depth: int) -> bool:
     if test is not None and not ambiguous:
         p.add(node(tf, test, chain))
         return True
+    # a constant (`VALUE = f()`, module or class level) is module-level code: it runs on
+    # import, and a failure there fails every test of the file
+    d = definition(tf, a.symbol)
+    on_import = a.symbol == MODULE or (d is not None and d.kind == CONSTANT)
     if test is None and not ambiguous:
-        fixture = definition(tf, a.symbol)
-        if fixture is not None and is_fixture(fixture):
-            return _fixture_users(p, tf, fixture, chain)
-        if a.depth < depth and a.symbol != MODULE:
+        if d is not None and is_fixture(d):
+            return _fixture_users(p, tf, d, chain)
+        if a.depth < depth and not on_import:
             return False  # a helper: its own callers are in the report, one level further
     why = "an ambiguous edge" if ambiguous else (
-        "module-level code" if a.symbol == MODULE else "the depth bound")
+        "module-level code" if on_import else "the depth bound")
     p.file(a.path, chain, f"reached through {why}: the whole file runs")
     return True
 
@@ -299,8 +309,8 @@ def _by_string(p: Picker, changed: Sequence[ChangedSymbol],
         running = reaching(p.view, c.path, p._by_name)
         names = {n for path in running for n in p.view.import_names.get(path, ())}
         for path, scope, module in by_string:
-            if module not in names:
-                continue
+            if module not in names or scope.rsplit(".", 1)[-1] == UNITTEST_LOADER:
+                continue  # (pytest never calls unittest's load_tests: what it adds never runs)
             tf = p.view.files[path]
             test = enclosing_test(tf, scope) if scope and not tf.is_conftest else None
             reason = f"gets {module} by name (a string): calls on it do not resolve"
@@ -311,6 +321,20 @@ def _by_string(p: Picker, changed: Sequence[ChangedSymbol],
             else:
                 _broad(p, testfallbacks.Broad(path, f"{path} {reason}",
                                               posixpath.dirname(path)))
+
+
+def _unfollowed(p: Picker, left: Sequence[Affected]) -> None:
+    """The trails the walk's bound left (testtrails.MAX_WALKS): whatever imports their
+    modules, through any module, may run them."""
+    if not left:
+        return
+    p.say(f"the walk past unresolved edges stopped at its bound of {testtrails.MAX_WALKS} trails: "
+          f"{len(left)} left unfollowed, the tests importing each run")
+    for a in left:
+        who = f"module-level code of {a.path}" if a.symbol == MODULE else a.symbol
+        reason = f"{who} was left unfollowed at the walk's bound: the tests importing it run"
+        for path in (a.path,) if a.path in p.view.files else p.reach(a.path):
+            p.file(path, (path, a.symbol, *reversed(a.via)), reason)
 
 
 def _unanalysed(p: Picker, changed_paths: Sequence[str], report: ImpactReport) -> None:

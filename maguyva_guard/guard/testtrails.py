@@ -10,32 +10,37 @@ re-exports, is every test.
 
 So each such caller (in the code under test, not a test file) is asked for its own callers,
 through the same graph, to the depth left of the bound; a caller found that way through a
-name-only edge again is continued in turn, up to MAX_CONTINUED callers per selection. A
-trail whose caller has no caller at all stays lost: the selection keeps its import-level
-fallback for it.
+name-only edge again is continued in turn, up to MAX_WALKS trails per selection: a count,
+never time, so that the same change selects the same tests on an idle machine and on a busy
+one. The trails the bound leaves are handed back (Trails.unfollowed), and the tests
+importing each run. A trail whose caller has no caller at all stays lost: the selection
+keeps its import-level fallback for it.
 """
 
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.extract.languages import module_name
 from maguyva_guard.guard.testdispatch import Receiver, dynamic_bases, receiver
-from maguyva_guard.guard.testpicker import importers_by_name, reaching
+from maguyva_guard.guard.testinstances import Instances
+from maguyva_guard.guard.testpicker import enclosing_test, importers_by_name, reaching
 from maguyva_guard.guard.testview import is_polymorphic
+from maguyva_guard.guard.trailwalk import SharedWalk
 from maguyva_guard.index.store import Store
 from maguyva_guard.records import (
     AMBIGUOUS,
+    EXACT,
     IMPORT,
     INHERIT,
     METHOD,
     MODULE_SYMBOL,
     PROBABLE,
     Affected,
+    ChangedSymbol,
     Link,
 )
 from maguyva_guard.retrievers.graph import CONSTRUCTORS, GraphRetriever
@@ -44,11 +49,14 @@ if TYPE_CHECKING:
     from maguyva_guard.guard.model import ImpactReport
     from maguyva_guard.guard.testview import TestView
 
-# How many lost callers one selection continues, and for how long: each is one graph walk
-# (tens of ms; seconds for a constructor called everywhere). Past either bound the trails
-# left stay lost, and their import-level fallback answers for them.
-MAX_CONTINUED: Final = 16
-CONTINUE_CPU_SECONDS: Final = 0.4  # CPU time, not wall: a busy machine must not narrow it
+# How many lost callers one selection continues: each is one graph walk (tens of ms;
+# seconds for a constructor called everywhere). Past the bound the trails left select the
+# tests importing their modules (Trails.unfollowed).
+MAX_WALKS: Final = 48
+# How far past the report's depth bound a trail goes on: the chain from a parser's helper
+# to python-dateutil's tzical tests is ten calls long, and a caller at the bound would
+# otherwise run every test importing its module. Past it, that fallback applies.
+EXTRA_DEPTH: Final = 4
 MAX_ANCESTORS: Final = 32  # classes walked up from a changed method's class
 MAX_IMPORT_LINES: Final = 60  # how far up a parenthesized import's first line is looked for
 STUBS: Final = (".pyi", ".d.ts")  # declarations for type checkers: nothing runs them
@@ -68,17 +76,19 @@ class Trails:
     # (base method, override) links the chains go through, by where the override's class
     # can come from (testdispatch): a test holding none of it never runs the override
     hops: Mapping[tuple[str, str], Receiver] = field(default_factory=dict)
+    # the trails MAX_WALKS left: the tests importing each run
+    unfollowed: tuple[Affected, ...] = ()
 
 
 def _needs_callers(a: Affected, view: TestView, depth: int) -> bool:
     """Whether `a`, a caller in the code under test, is one the graph did not follow
-    further: reached through a name-only edge, or module-level code outside an import
-    line, inside the depth bound."""
-    if a.path in view.files or a.path.endswith(STUBS) or a.depth >= depth:
+    further: reached through a name-only edge, module-level code outside an import
+    line, or any caller at the report's depth bound (up to EXTRA_DEPTH levels past it)."""
+    if a.path in view.files or a.path.endswith(STUBS) or a.depth >= depth + EXTRA_DEPTH:
         return False
     if a.symbol == MODULE_SYMBOL:
         return a.line not in view.import_lines.get(a.path, frozenset())
-    return a.confidence == AMBIGUOUS
+    return a.confidence == AMBIGUOUS or a.depth >= depth
 
 
 def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int) -> Trails:
@@ -91,7 +101,9 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
                   and a.symbol.rsplit(".", 1)[-1] in view.shared_methods]
     dispatch = any(a.via and a.via[-1].rsplit(".", 1)[-1] in view.shared_methods
                    for a in (*report.affected, *report.possible))
-    if not todo and not methods and not overriders and not dispatch:
+    reached_methods = [a for a in (*report.affected, *report.possible) if a.kind == METHOD] \
+        + [_as_entry(c) for c in report.changed_symbols if c.kind == METHOD]
+    if not todo and not methods and not overriders and not dispatch and not reached_methods:
         return Trails()
     found: dict[tuple[str, str], Affected] = {}
     continued: set[tuple[str, str]] = set()
@@ -110,18 +122,25 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
         for a in overriders:
             seeds += _overridden(graph, store, a.path, a.symbol, (*a.via, a.symbol),
                                  a.because_of, a.depth + 1, hops) or []
+        instances = Instances(graph, store, view)
+        for a in reached_methods:
+            if a.depth < depth + EXTRA_DEPTH:
+                seeds += instances.seeds(a)
         for seed in seeds:
             if (seed.path, seed.symbol) not in seen:
                 found[(seed.path, seed.symbol)] = seed
                 seen.add((seed.path, seed.symbol))
                 todo.append(seed)
         users = _BindingUsers(graph, store, view)
-        stop = time.process_time() + CONTINUE_CPU_SECONDS
-        while todo and len(continued) < MAX_CONTINUED and time.process_time() < stop:
+        walk = SharedWalk(graph)
+        walks = 0
+        while todo and walks < MAX_WALKS:
             a = todo.pop(0)
+            walks += 1
             from_binding = a.symbol == MODULE_SYMBOL
             # A name bound and never used is a trail followed to its end: no test uses it.
-            callers = users.of(a) if from_binding else _callers(graph, store, a, depth) or None
+            callers = users.of(a) if from_binding else \
+                _callers(walk, a, depth + EXTRA_DEPTH) or None
             if callers is None:
                 continue
             continued.add((a.path, a.symbol))
@@ -131,16 +150,36 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
                 if prev is None or c.depth < prev.depth:
                     found[key] = c
                 more = from_binding or c.confidence == AMBIGUOUS or c.symbol == MODULE_SYMBOL
-                if more and key not in seen and _needs_callers(
-                        replace(c, confidence=AMBIGUOUS), view, depth):
+                if more and key not in seen and (_needs_callers(
+                        replace(c, confidence=AMBIGUOUS), view, depth)
+                        or (from_binding and _test_helper(view, c))):
                     seen.add(key)
                     todo.append(c)
+                for seed in instances.seeds(c) if c.depth < depth + EXTRA_DEPTH else ():
+                    if (seed.path, seed.symbol) not in seen:
+                        seen.add((seed.path, seed.symbol))
+                        found[(seed.path, seed.symbol)] = seed
+                        todo.append(seed)
         _dispatched(graph, store, view, (*report.affected, *report.possible, *found.values()),
                     hops)
         dynamic = dynamic_bases(view) if hops else []
         classes = {cls: receiver(store, view, *cls, dynamic) for cls in set(hops.values())}
     return Trails(tuple(found.values()), frozenset(continued), frozenset(settled),
-                  {hop: classes[cls] for hop, cls in hops.items()})
+                  {hop: classes[cls] for hop, cls in hops.items()}, tuple(todo))
+
+
+def _test_helper(view: TestView, c: Affected) -> bool:
+    """A function of a test file that is no test (`self._rrulestr_reverse_test(rule)`):
+    found as a user of a bound name, its own callers are still to be found."""
+    tf = view.files.get(c.path)
+    return tf is not None and c.symbol != MODULE_SYMBOL and \
+        enclosing_test(tf, c.symbol) is None
+
+
+def _as_entry(c: ChangedSymbol) -> Affected:
+    """A changed symbol as an entry of depth 0, for the rules that start from callers."""
+    return Affected(c.path, c.qualified_name, c.line_start, c.kind, 0.0, 0.0, 0,
+                    (c.qualified_name,), (), "direct", EXACT)
 
 
 def _overridden(graph: GraphRetriever, store: Store, path: str, qualified_name: str,
@@ -268,15 +307,14 @@ class _BindingUsers:
         return names
 
 
-def _callers(graph: GraphRetriever, store: Store, a: Affected, depth: int) -> list[Affected]:
+def _callers(walk: SharedWalk, a: Affected, depth: int) -> list[Affected]:
     """`a`'s own callers, as affected entries of `a`'s changed symbols, their chains
     running on from `a`'s."""
-    target = next((d for d in store.definitions(path=a.path) if d.qualified_name == a.symbol),
-                  None)
+    target = walk.graph.resolver.scope(a.path).by_qualified.get(a.symbol)
     if target is None:
         return []
     out = []
-    for e in graph.callers(target, depth - a.depth):
+    for e in walk.callers(target, depth - a.depth, a.because_of):
         if e.ref.path.endswith(STUBS):
             continue
         conf = e.confidence
