@@ -344,6 +344,21 @@ def mark_complete(store: Store, path: Path, view: View, dimension: int,
         store.meta_set(complete_key(path), digest)
 
 
+def fully_embedded(store: Store) -> bool:
+    """Whether the configured backend has a vector for every chunk of the current view
+    (True when semantic search is unavailable: nothing is left to embed)."""
+    try:
+        backend = embedding.select(configured(store, None))
+    except SemanticUnavailable:
+        return True
+    path = vectors.file_for(store.index_dir, *embedding.tag(backend))
+    if is_complete(store, path):
+        return True
+    with lock:
+        known = _known_keys(path, backend.dimension)
+    return all(key in known for key in current_view(store, places=False).places)
+
+
 def is_complete(store: Store, path: Path) -> bool:
     digest = store.meta_get("view_digest")
     return bool(digest) and store.meta_get(complete_key(path)) == digest and path.is_file()
