@@ -59,8 +59,8 @@ class Measured:
     max_process_rss_mib: float
     peak_tree_rss_mib: float
     returncode: int
-    cpu_seconds: float  # user + system of every descendant (the parse workers included)
     stderr_tail: str
+    cpu_seconds: float  # user + system of every descendant (the parse workers included)
 
 
 # --- The repository ------------------------------------------------------------------------
