@@ -179,17 +179,24 @@ class _TtyProgress:
 @main.command()
 @repo_option
 @click.option("--rebuild", is_flag=True, help="Drop the index and build it from scratch.")
+@click.option("--defer-embeddings", is_flag=True,
+              help="Leave most semantic vectors to the next `index` (a cold build ~40% "
+                   "cheaper); semantic results say they are partial until then.")
 @fatal_to_usage
-def index(repo: str, rebuild: bool) -> None:
+def index(repo: str, rebuild: bool, defer_embeddings: bool) -> None:
     """Build or update the index (check and query do it by themselves)."""
     from maguyva_guard.index import indexer
 
-    s = indexer.index_repo(repo, rebuild=rebuild, progress=_TtyProgress("parsing"))
+    s = indexer.index_repo(repo, rebuild=rebuild, progress=_TtyProgress("parsing"),
+                           embed=not defer_embeddings)
     click.echo(
         f"indexed {s.files:,} files ({s.parsed:,} parsed) · {s.symbols:,} symbols · "
         f"{s.references:,} references · {s.seconds:.2f} s",
         err=True,
     )
+    if not s.embedded:
+        click.echo("semantic vectors deferred: run `maguyva-guard index` again to embed the "
+                   "rest (until then semantic results say they are partial)", err=True)
 
 
 @main.command()

@@ -49,6 +49,35 @@ def test_index_prints_one_summary_line(make_repo):
     assert rebuilt and rebuilt.group(2) == "3"
 
 
+def test_deferred_embeddings_are_said_then_filled_by_the_next_index(make_repo, monkeypatch):
+    """`index --defer-embeddings` leaves the vectors to an update's time box (here: one
+    batch of two chunks), says so, a search meanwhile says its semantic results are
+    partial, and the next `index` embeds the rest."""
+    from maguyva_guard.embed import backend as embedding
+    from maguyva_guard.index import embeddings
+    from maguyva_guard.retrievers import semantic
+
+    files = {f"pkg/m{i}.py": f"def scale_{i}(value):\n    return value * {i}\n"
+             for i in range(6)}
+    repo = make_repo(files)
+    monkeypatch.setattr(embeddings, "BATCH", 2)
+    monkeypatch.setattr(embeddings, "EAGER_SECONDS", 0.0)
+    monkeypatch.setattr(semantic, "SEARCH_SECONDS", 0.0)
+    embedding._warned.clear()
+    deferred = index(repo, "--defer-embeddings")
+    assert deferred.exit_code == 0, deferred.output
+    summary, note = deferred.stderr.splitlines()
+    assert SUMMARY.match(summary + "\n")
+    assert note == ("semantic vectors deferred: run `maguyva-guard index` again to embed the "
+                    "rest (until then semantic results say they are partial)")
+    asked = CliRunner().invoke(main, ["query", "how is a value scaled", "--repo", str(repo)])
+    assert asked.exit_code == 0, asked.output
+    assert "semantic index incomplete: 4 of 6 chunks embedded so far" in asked.stderr
+    full = index(repo)
+    assert full.exit_code == 0 and SUMMARY.match(full.stderr), full.stderr
+    assert index(repo).stderr.count("\n") == 1  # complete now: no note
+
+
 def _snapshot(repo: Path) -> dict[str, str]:
     """Hashes of every file of the working tree and of git's index, HEAD and refs."""
     out = {}

@@ -217,6 +217,29 @@ def test_parallel_parsing_gives_the_same_records(make_repo, monkeypatch):
     assert seen[-1] == (40, 40)
 
 
+def test_parse_workers_results_are_freed_once_yielded(monkeypatch):
+    """A finished batch's rows must not stay alive until the last batch is parsed: on a
+    100,000-file repository that held every record of the repository in the parent."""
+    import gc
+    import weakref
+
+    monkeypatch.setattr(blobparse, "PARALLEL_MIN_BLOBS", 10)
+    monkeypatch.setattr(blobparse, "PARALLEL_BATCH", 3)
+    jobs = [(i, f"def f{i}(x):\n    return g{i}(x)\n".encode(), "python") for i in range(30)]
+    parsed = blobparse.parse_all(jobs, None)
+    seen = []
+    for _ in range(29):  # all but the last: the pool is still open
+        blob_id, rows = next(parsed)
+        assert rows is not None
+        seen.append((blob_id, weakref.ref(rows)))
+    del rows
+    gc.collect()
+    alive = [blob_id for blob_id, ref in seen if ref() is not None]
+    assert len(alive) <= 3  # at most the batch being yielded
+    assert len(list(parsed)) == 1
+    assert jobs == []  # the contents went with their batches
+
+
 def _rows_and_vectors(repo):
     """Every record of the index by blob content (not by row id, which follows the order
     workers finish in), and the semantic vectors by chunk key."""

@@ -505,3 +505,15 @@ def test_only_a_voyage_backed_semantic_modality_may_block(make_repo) -> None:
         assert semantic.SemanticRetriever(store, voyage).may_block is True
     finally:
         store.close()
+
+
+def test_the_refresh_view_lists_the_chunks_of_the_full_view_in_its_order(make_repo) -> None:
+    """The refresh reads only the chunks' hashes (store.chunk_hashes): the same chunks, in
+    the same order (the vectors file's row order follows it), as the view with places."""
+    files = {**FILES, "app/copy.py": FUNCTIONS["parse_config"], "app/more.py": "x = 1\n"}
+    store = Store.open(make_repo(files))
+    indexer.update(store)
+    full, bare = embeddings.current_view(store), embeddings.current_view(store, places=False)
+    assert list(bare.places) == list(full.places) and bare.digests == full.digests
+    assert all(places == [] for places in bare.places.values())
+    assert any(len(places) == 2 for places in full.places.values())  # one text, two files

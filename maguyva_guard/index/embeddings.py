@@ -101,13 +101,19 @@ def current_view(store: Store, places: bool = True) -> View:
     """Where every chunk of the current view sits (with `places`; else only which chunks
     there are, all refresh needs); texts are read later, only for chunks to embed."""
     view = View({}, {})
+    if not places:  # one column, each distinct hash once (a cold 100,000-file index: 500k)
+        for digest in dict.fromkeys(store.chunk_hashes()):
+            key = vectors.key_of(digest)
+            if key not in view.digests:
+                view.places[key] = []
+                view.digests[key] = digest
+        return view
     for digest, path, symbol, start, end in store.chunk_places():
         key = vectors.key_of(digest)
         if key not in view.digests:
             view.places[key] = []
             view.digests[key] = digest
-        if places:
-            view.places[key].append(Place(path, symbol, start, end))
+        view.places[key].append(Place(path, symbol, start, end))
     return view
 
 
@@ -336,6 +342,21 @@ def mark_complete(store: Store, path: Path, view: View, dimension: int,
     digest = (store.meta_get("view_digest") or "") if complete else ""
     if store.meta_get(complete_key(path)) != digest:
         store.meta_set(complete_key(path), digest)
+
+
+def fully_embedded(store: Store) -> bool:
+    """Whether the configured backend has a vector for every chunk of the current view
+    (True when semantic search is unavailable: nothing is left to embed)."""
+    try:
+        backend = embedding.select(configured(store, None))
+    except SemanticUnavailable:
+        return True
+    path = vectors.file_for(store.index_dir, *embedding.tag(backend))
+    if is_complete(store, path):
+        return True
+    with lock:
+        known = _known_keys(path, backend.dimension)
+    return all(key in known for key in current_view(store, places=False).places)
 
 
 def is_complete(store: Store, path: Path) -> bool:

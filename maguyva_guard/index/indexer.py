@@ -46,6 +46,7 @@ class IndexStats:
     symbols: int  # definitions in the view
     references: int  # references in the view
     seconds: float
+    embedded: bool = True  # every chunk of the view has its semantic vector (index_repo)
 
 
 def staged_view(store: Store) -> dict[str, git.Entry]:
@@ -57,15 +58,24 @@ def tree_view(store: Store, rev: str) -> dict[str, git.Entry]:
     return git.ls_tree(store.root, git.resolve(store.root, rev))
 
 
-def index_repo(path: str, rebuild: bool = False,
-               progress: Progress | None = None) -> IndexStats:
-    """`maguyva-guard index`: open (or rebuild) the repository's index and update it."""
+def index_repo(path: str, rebuild: bool = False, progress: Progress | None = None,
+               embed: bool = True) -> IndexStats:
+    """`maguyva-guard index`: open (or rebuild) the repository's index and update it.
+
+    `embed=False` (`--defer-embeddings`): the semantic vectors get an update's usual time
+    box only (the parse workers do not embed), about 40% of a cold build's CPU; the next
+    `index` embeds the rest, and searches until then fill what they can in their own budget
+    and say that their semantic results are partial. `IndexStats.embedded` tells."""
     with Store.open(path, rebuild=rebuild, exclusive=True) as store:
-        stats = update(store, progress=progress, embed_all=True)
+        stats = update(store, progress=progress, embed_all=embed)
         from maguyva_guard.index import centrality
 
         centrality.refresh(store)  # so that the first hook run after `index` is warm
-        return stats
+        if embed:
+            return stats
+        from dataclasses import replace
+
+        return replace(stats, embedded=embeddings.fully_embedded(store))
 
 
 def update(store: Store, view: View | None = None, *, label: str = STAGED_VIEW,
@@ -313,7 +323,7 @@ def _embed(store: Store, progress: Progress | None, delta: Delta,
     if everything:
         embeddings.refresh(store, progress, budget=None, delta=delta)
     else:
-        embeddings.refresh(store, progress, delta=delta)
+        embeddings.refresh(store, progress, budget=embeddings.EAGER_SECONDS, delta=delta)
 
 
 def step(progress: Progress | None, label: str) -> None:

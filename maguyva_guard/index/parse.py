@@ -133,7 +133,8 @@ def parse_all(jobs: list[Job], progress: Progress | None,
               embedding: Embedding | None = None,
               ) -> Iterator[tuple[int, BlobRows | None]]:
     """Parse in-process, or in worker processes when there are many blobs; `meanwhile()`
-    runs here once the workers have their jobs (before parsing when in-process). Only
+    runs here once the workers have their jobs (before parsing when in-process). The
+    worker path consumes `jobs` (the list is emptied: its contents go as they are sent). Only
     workers embed (`embedding`): in-process, numpy would cost a small update more than
     the embedding refresh's plain-Python path."""
     total = len(jobs)
@@ -149,21 +150,27 @@ def parse_all(jobs: list[Job], progress: Progress | None,
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-
     # Largest first, so that one big file does not finish last on a single worker.
-    jobs = sorted(jobs, key=lambda j: -len(j[1]))
+    jobs.sort(key=lambda j: -len(j[1]))
     count = -(-total // PARALLEL_BATCH)  # batches of similar total size: strided over the sort
     batches = [jobs[i::count] for i in range(count)]
+    jobs.clear()
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     done = 0
     with ProcessPoolExecutor(max_workers=workers, mp_context=context,
                              initializer=start_worker,
                              initargs=(os.getpid(), embedding)) as pool:
-        futures = [pool.submit(parse_batch, b) for b in batches]
+        # No reference to the batches or their futures is kept here: the pool drops a
+        # batch's contents once it is done, and as_completed a future once it is yielded,
+        # so a finished batch's rows are freed once written instead of piling up until the
+        # last one (a 100,000-file repository's contents and records at once).
+        finishing = as_completed([pool.submit(parse_batch, b) for b in batches])
+        batches.clear()
         if meanwhile:
             meanwhile()
-        for future in as_completed(futures):
+        for future in finishing:
             results = future.result()
+            del future
             yield from results
             done += len(results)
             if progress:

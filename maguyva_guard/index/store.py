@@ -278,6 +278,12 @@ class Store:
         for digest, path, language, symbol, start, end in self.conn.execute(sql):
             yield digest, path, qualify(module_prefix(path, language), symbol), start, end
 
+    def chunk_hashes(self) -> list[str]:
+        """The content hash of every chunk of the current view, in chunk_places' order
+        (one column: what the embedding refresh needs to know which chunks are new)."""
+        sql = "SELECT c.hash FROM chunks c JOIN files f ON f.blob_id = c.blob"
+        return [digest for (digest,) in self.conn.execute(sql)]
+
     def chunk_texts(self, hashes: Iterable[str]) -> dict[str, str]:
         """The text of each chunk content hash (any indexed blob's; unknown hashes left out)."""
         wanted = list(dict.fromkeys(hashes))
