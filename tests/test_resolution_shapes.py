@@ -105,6 +105,81 @@ def test_a_loop_variable_over_built_items_is_typed(make_repo) -> None:
     assert report["possible"] == []
 
 
+def test_each_loop_over_a_list_built_in_the_same_function_is_typed(make_repo) -> None:
+    """The sequence is a local of the function that loops over it (not only a module
+    global): each call site, not just one per function, resolves."""
+    files = {"m.py": "class Attr:\n    def evolve(self, x):\n        return x\n\n"
+                     "class Other:\n    def evolve(self, x):\n        return x\n\n"
+                     "def build():\n    attrs = [Attr(), Attr()]\n"
+                     "    for a in attrs:\n        a.evolve(1)\n\n"
+                     "def again():\n    items = [Attr()]\n"
+                     "    return [b.evolve(2) for b in items]\n"}
+    report = checked(make_repo, files, "m.py", "class Attr:\n    def evolve(self, x):",
+                     "class Attr:\n    def evolve(self, x, y):")
+    assert direct(report) == {("m.py", 12): "probable", ("m.py", 16): "probable"}
+    assert report["possible"] == [] and report["complete"] is True
+
+
+def test_a_local_typed_through_another_local_is_typed(make_repo) -> None:
+    """click's test_stderr: `runner = CliRunner(...)`, `result = runner.invoke(cli)`,
+    `result.stderr` reads Result's property (the function's own locals, not only the
+    module's, type the receiver; bench/compare.py's click scenario answered no caller)."""
+    files = {"testing.py": "class Result:\n    @property\n    def stderr(self) -> str:\n"
+                           "        return ''\n\n"
+                           "class Other:\n    @property\n    def stderr(self) -> str:\n"
+                           "        return ''\n\n"
+                           "class CliRunner:\n    def invoke(\n        self,\n        cli,\n"
+                           "    ) -> Result:\n        return Result()\n",
+             "test_it.py": "from testing import CliRunner\n\n\ndef test_stderr():\n"
+                           "    runner = CliRunner()\n    result = runner.invoke(None)\n"
+                           "    assert result.stderr == ''\n"}
+    report = checked(make_repo, files, "testing.py",
+                     "class Result:\n    @property\n    def stderr(self) -> str:",
+                     "class Result:\n    @property\n    def stderr(self, *, extra) -> str:")
+    assert direct(report) == {("test_it.py", 7): "probable"}
+    assert report["complete"] is True
+
+
+ATTRS_TRANSFORM = '''class Attribute:
+    def __init__(self, name):
+        self.name = name
+
+    @classmethod
+    def from_counting_attr(cls, name, ca):
+        return cls(name)
+
+    def evolve(self, **changes):
+        return self
+
+
+class Other:
+    def evolve(self, **changes):
+        return self
+
+
+def transform(ca_list, kw_only):
+    own_attrs = [
+        Attribute.from_counting_attr(name=n, ca=ca)
+        for n, ca in ca_list
+    ]
+    if kw_only:
+        own_attrs = [a.evolve(kw_only=True) for a in own_attrs]
+    return own_attrs
+'''
+
+
+def test_a_comprehension_over_items_built_by_a_classmethod_is_typed(make_repo) -> None:
+    """attrs's `_transform_attrs`: `own_attrs = [` then `Attribute.from_counting_attr(...)
+    for ...` on the next line; `[a.evolve(...) for a in own_attrs]` calls Attribute's
+    evolve (bench/compare.py's attrs scenario answered no caller, a lower bound)."""
+    report = checked(make_repo, {"m.py": ATTRS_TRANSFORM}, "m.py",
+                     "    def evolve(self, **changes):\n        return self\n\n\nclass Other",
+                     "    def evolve(self, *, extra, **changes):\n        return self\n\n\n"
+                     "class Other")
+    assert direct(report) == {("m.py", 24): "probable"}
+    assert report["complete"] is True
+
+
 @pytest.mark.parametrize(("files", "path", "old", "new", "caller"), [
     ({"m.ts": "class A {\n  run(x: number): number {\n    return x;\n  }\n}\n"
               "class B extends A {}\nexport function go(): number {\n  const b = new B();\n"

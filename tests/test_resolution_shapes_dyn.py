@@ -369,3 +369,89 @@ def test_a_javascript_closure_returned_in_an_object_stays_a_callee_by_name(make_
     report = checked(make_repo, {"m.js": source}, "m.js", "function cancel(id) {",
                      "function cancel(id, now) {")
     assert ("m.js", 9) in direct(report)
+
+
+SUBSCRIPTION = """export class Subscription {
+  private _parentage: Subscription[] | Subscription | null = null;
+
+  unsubscribe(): void {
+    const { _parentage } = this;
+    if (Array.isArray(_parentage)) {
+      for (const parent of _parentage) {
+        parent.remove(this);
+      }
+    } else if (_parentage) {
+      _parentage.remove(this);
+    }
+  }
+
+  remove(teardown: Subscription): void {
+    return;
+  }
+}
+
+export class Other {
+  remove(x: number): void {
+    return;
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("call", ["parent.remove(this);", "_parentage.remove(this);"])
+def test_a_typescript_local_destructured_from_this_has_the_fields_type(
+        make_repo, call: str) -> None:
+    """rxjs's Subscription.unsubscribe: `const { _parentage } = this;` with the field
+    declared `Subscription[] | Subscription | null`; the loop over it and the call on it
+    reach Subscription.remove (bench/tsleg.py answered no caller, a lower bound)."""
+    source = SUBSCRIPTION.replace("parent.remove(this);" if call.startswith("_")
+                                  else "_parentage.remove(this);", "return;")
+    report = checked(make_repo, {"m.ts": source}, "m.ts", "remove(teardown: Subscription)",
+                     "remove(teardown: Subscription, mgExtra: string)")
+    line = source.splitlines().index("        " + call) + 1 if call.startswith("p") else \
+        source.splitlines().index("      " + call) + 1
+    assert direct(report) == {("m.ts", line): "probable"}
+    assert report["possible"] == [] and report["complete"] is True
+
+
+ANIMATOR = """export interface Provider {
+  delegate: { cancelFrame(h: number): void } | undefined;
+}
+export const provider: Provider = { delegate: undefined };
+
+export class Scheduler {
+  private createAnimator() {
+    let last = 0;
+    const delegate = {
+      requestFrame(cb: number) {
+        return ++last;
+      },
+      cancelFrame(handle: number) {
+        last = handle;
+      },
+    };
+    const animate = (m: string) => m;
+    return { animate, delegate };
+  }
+
+  run(): void {
+    const animator = this.createAnimator();
+    provider.delegate = animator.delegate;
+    const a = animator.animate;
+  }
+}
+"""
+
+
+def test_an_object_literal_returned_by_its_function_is_handed_on_where_it_is_read(
+        make_repo) -> None:
+    """rxjs's TestScheduler.createAnimator returns `{ animate, delegate }`, `delegate` an
+    object literal with `cancelAnimationFrame(handle)`; run() hands `animator.delegate` on
+    to a slot typed with the old shape (tsc's error there): that line is affected,
+    probable, as a function passed as a value (bench/tsleg.py answered no caller)."""
+    report = checked(make_repo, {"m.ts": ANIMATOR}, "m.ts", "cancelFrame(handle: number) {",
+                     "cancelFrame(handle: number, mgExtra: string) {")
+    assert direct(report) == {("m.ts", 23): "probable"}
+    other = checked(make_repo, {"m.ts": ANIMATOR}, "m.ts", "const animate = (m: string) => m;",
+                    "const animate = (m: string, n: number) => m;")
+    assert ("m.ts", 23) not in direct(other)  # `animator.delegate` is not `animate`
