@@ -140,6 +140,80 @@ def test_a_local_typed_through_another_local_is_typed(make_repo) -> None:
     assert report["complete"] is True
 
 
+def test_an_attribute_typed_in_a_base_class_types_the_subclass_instance(make_repo) -> None:
+    """flask: `current_app: Flask = LocalProxy(...)`, Flask(App), `self.json: JSONProvider`
+    in App's __init__; `current_app.json.load(fp)` calls JSONProvider.load
+    (bench/compare.py's flask scenario answered no caller, a lower bound)."""
+    files = {"provider.py": "class JSONProvider:\n    def load(self, fp):\n        return fp\n\n"
+                            "class Other:\n    def load(self, fp):\n        return fp\n",
+             "sansio.py": "from provider import JSONProvider\n\n\nclass App:\n"
+                          "    def __init__(self):\n        self.json: JSONProvider = make()\n",
+             "app.py": "from sansio import App\n\n\nclass Flask(App):\n    pass\n",
+             "globals.py": "from app import Flask\n\ncurrent_app: Flask = proxy()\n",
+             "use.py": "from globals import current_app\n\n\ndef load(fp):\n"
+                       "    return current_app.json.load(fp)\n"}
+    report = checked(make_repo, files, "provider.py",
+                     "class JSONProvider:\n    def load(self, fp):",
+                     "class JSONProvider:\n    def load_renamed(self, fp):")
+    assert direct(report) == {("use.py", 5): "probable"}
+    assert report["complete"] is True
+
+
+UNION_CORE = '''import typing as t
+
+
+class BaseCommand:
+    def shell_complete(self, ctx, incomplete):
+        return []
+
+
+class Parameter:
+    def shell_complete(self, ctx, incomplete):
+        return []
+
+
+class Other:
+    def shell_complete(self, ctx, incomplete):
+        return []
+'''
+
+UNION_USE = '''import typing as t
+
+from core import BaseCommand, Parameter
+
+
+def _resolve_incomplete(
+    ctx, args, incomplete
+) -> t.Tuple[t.Union[BaseCommand, Parameter], str]:
+    return ctx.command, incomplete
+
+
+class ShellComplete:
+    def get_completions(self, args, incomplete):
+        obj, incomplete = _resolve_incomplete(None, args, incomplete)
+        return obj.shell_complete(None, incomplete)
+
+
+def annotated(p: "BaseCommand | Parameter"):
+    return p.shell_complete(None, "")
+'''
+
+
+def test_a_receiver_declared_as_a_union_reaches_each_members_method(make_repo) -> None:
+    """click's get_completions: `obj, incomplete = _resolve_incomplete(...)` returning
+    `t.Tuple[t.Union[BaseCommand, Parameter], str]`, then `obj.shell_complete(...)`; and a
+    parameter annotated `"BaseCommand | Parameter"`: calls of Parameter's method (and of
+    BaseCommand's), not of Other's (bench/compare.py's click scenario answered no caller)."""
+    files = {"core.py": UNION_CORE, "completion.py": UNION_USE}
+    old = "class Parameter:\n    def shell_complete(self, ctx, incomplete):"
+    report = checked(make_repo, files, "core.py", old, old.replace("complete(", "complete_x("))
+    assert direct(report) == {("completion.py", 15): "probable", ("completion.py", 19): "probable"}
+    assert report["complete"] is True
+    other = checked(make_repo, files, "core.py", "class Other:\n    def shell_complete(",
+                    "class Other:\n    def shell_complete_x(")
+    assert direct(other) == {} and other["possible"] == []
+
+
 ATTRS_TRANSFORM = '''class Attribute:
     def __init__(self, name):
         self.name = name

@@ -13,7 +13,7 @@ from maguyva_guard.records import (
     METHOD,
     Definition,
 )
-from maguyva_guard.retrievers import ecmatypes, rustchains, rusttypes, scripting
+from maguyva_guard.retrievers import ecmatypes, rustchains, rusttypes, scripting, unions
 from maguyva_guard.retrievers.edgecache import FILE
 from maguyva_guard.retrievers.resolution_base import (
     CLASS_KINDS,
@@ -233,9 +233,29 @@ class Inference:
 
     def attribute_type(self: ResolverAPI, cls: Definition, attr: str,
                        hops: int = 0) -> Entity | None:
-        """`self.attr = ClassName(...)` or `attr: ClassName` in the class: attr's type.
-        Java, C#, Kotlin, Scala, Swift declare fields outside methods: a method's
-        parameter or local of that name (`def total(a: P)`) is no field of the class."""
+        """`self.attr = ClassName(...)` or `attr: ClassName` in the class, else in its base
+        classes (flask: `self.json: JSONProvider` in App, read as `current_app.json` of a
+        Flask): attr's type."""
+        found = self.own_attribute_type(cls, attr, hops)
+        if found is not None or language_of(cls.path) != "python":
+            return found
+        seen, todo = {(cls.path, cls.qualified_name)}, list(self.bases(cls, hops + 1))
+        while todo and len(seen) <= MAX_BASES and hops <= MAX_HOPS:
+            base = todo.pop(0)
+            if (base.path, base.qualified_name) in seen:
+                continue
+            seen.add((base.path, base.qualified_name))
+            found = self.own_attribute_type(base, attr, hops + 1)
+            if found is not None:
+                return found
+            todo.extend(self.bases(base, hops + 1))
+        return None
+
+    def own_attribute_type(self: ResolverAPI, cls: Definition, attr: str,
+                           hops: int = 0) -> Entity | None:
+        """As attribute_type, in `cls`'s own body. Java, C#, Kotlin, Scala, Swift declare
+        fields outside methods: a method's parameter or local of that name (`def
+        total(a: P)`) is no field of the class."""
         body = self.lines(cls.path)[cls.line_start - 1 : cls.line_end]
         if language_of(cls.path) in _FIELDS_OUTSIDE_METHODS:
             inside = {n for d in self.scope(cls.path).definitions
@@ -313,6 +333,9 @@ class Inference:
                     if found is not None:
                         return found
                     continue
+                if kind == ANNOTATED and not raw and language_of(path) == "python" and \
+                        unions.annotated_union(line, var):
+                    continue  # `p: A | B`: either (unions.py), not the first
                 if kind in (ANNOTATED, DECLARED, GO_DECLARED):
                     e = self.resolve_expression(path, scope, m.group(1), hops + 1)
                 elif kind == rusttypes.UNWRAPPED:
@@ -537,6 +560,7 @@ PYTHON_ONLY = (ALIAS, CLASS_OF)
 LOOP_JVM, VALUE_JVM = "loop-jvm", "value-jvm"
 _CAST: Final = re.compile(r"(?:\bas\??\s+|\.asInstanceOf\[\s*)([A-Z][\w.]*)[^\w.]*$")
 _FOR_IN: Final = frozenset({"kotlin", "scala"})
+MAX_BASES: Final = 8  # base classes read for an attribute's type (a deep framework tree)
 _SUMMONED: Final = re.compile(r"([A-Z]\w*)\[[\w\[\], ]*\]")
 _FIELDS_OUTSIDE_METHODS: Final = NAMESPACE_LANGUAGES | {"java"}
 _TYPED_ATTRIBUTES: Final = _FIELDS_OUTSIDE_METHODS | {"python"}
