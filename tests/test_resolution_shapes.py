@@ -78,6 +78,29 @@ def test_a_function_passed_as_a_value_breaks_where_it_is_called(make_repo) -> No
     assert hop["confidence"] == "probable" and hop["depth"] == 1
 
 
+def test_a_function_passed_at_module_level_breaks_where_it_is_called(make_repo) -> None:
+    """A script's statement `apply(target)` (PyCG's micro-benchmark args/call): the
+    passing line and the call of the parameter inside `apply`, probable with the chain."""
+    report = checked(make_repo, {"m.py": "def target(x):\n    return x\n\n"
+                                         "def apply(fn):\n    return fn(1)\n\n"
+                                         "apply(target)\n"},
+                     "m.py", "def target(x):", "def target(x, y):")
+    found = {(a["line"], a["symbol"]): a for a in report["affected"]}
+    assert found[(7, "<module>")]["confidence"] == "exact"
+    assert found[(5, "m.apply")]["confidence"] == "probable"
+    assert found[(5, "m.apply")]["via"] == ["m.target", "<module>"]
+
+
+def test_iterating_over_a_constructor_call_with_arguments_calls_iter(make_repo) -> None:
+    """`for i in Countdown(100):` (PyCG's generators/iterable) runs Countdown.__iter__."""
+    files = {"m.py": "class Countdown:\n    def __init__(self, n):\n        self.n = n\n\n"
+                     "    def __iter__(self):\n        return iter([])\n\n"
+                     "for i in Countdown(100):\n    pass\n"}
+    report = checked(make_repo, files, "m.py", "def __iter__(self):",
+                     "def __iter__(self, extra):")
+    assert direct(report) == {("m.py", 8): "probable"}
+
+
 def test_a_name_defined_in_both_branches_reaches_both(make_repo) -> None:
     files = {"fast.py": "def parse(s):\n    return s\n",
              "m.py": "try:\n    from fast import parse\nexcept ImportError:\n"

@@ -455,3 +455,52 @@ def test_an_object_literal_returned_by_its_function_is_handed_on_where_it_is_rea
     other = checked(make_repo, {"m.ts": ANIMATOR}, "m.ts", "const animate = (m: string) => m;",
                     "const animate = (m: string, n: number) => m;")
     assert ("m.ts", 23) not in direct(other)  # `animator.delegate` is not `animate`
+
+
+ITERABLE_BAG = """export class Bag {
+  items: number[] = [];
+  [Symbol.iterator](): Iterator<number> {
+    return this.items.values();
+  }
+}
+
+export class Other {
+  [Symbol.iterator](): Iterator<number> {
+    return [].values();
+  }
+}
+"""
+
+ITERATING = """import { Bag } from "./bag";
+
+export function total(bag: Bag): number {
+  let n = 0;
+  for (const x of bag) {
+    n += x;
+  }
+  return n;
+}
+
+export function copy(): number[] {
+  const b = new Bag();
+  return [...b];
+}
+
+export function unknown(x: any): number[] {
+  return Array.from(x);
+}
+"""
+
+
+def test_a_typescript_symbol_iterator_is_called_by_for_of_and_spread(make_repo) -> None:
+    """`[Symbol.iterator]()` is a method (named `@@iterator`); `for (const x of bag)` with
+    `bag: Bag` and `[...b]` with `b = new Bag()` call it; `Array.from(x)` of an `any` is
+    not shown to be a Bag, so the answer says it is a lower bound."""
+    report = checked(make_repo, {"bag.ts": ITERABLE_BAG, "use.ts": ITERATING}, "bag.ts",
+                     "  [Symbol.iterator](): Iterator<number> {\n    return this.items",
+                     "  [Symbol.iterator](k: number): Iterator<number> {\n    return this.items")
+    assert [c["name"] for c in report["changed_symbols"]] == ["@@iterator"]
+    assert direct(report) == {("use.ts", 5): "probable", ("use.ts", 13): "probable"}
+    assert report["complete"] is False
+    assert any("called implicitly" in r and "type shows" in r
+               for r in report["incomplete_reasons"])

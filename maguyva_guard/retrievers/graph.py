@@ -43,6 +43,7 @@ from maguyva_guard.records import (
 )
 from maguyva_guard.retrievers import cfamsyntax, ecmatypes, fixtures, jvm, jvmsyntax, overloads
 from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.ecmasyntax import ecma_implicit_calls, is_ecma_syntax_method
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.passing import assigned_calls, invoked_parameters
 from maguyva_guard.retrievers.protocols import implicit_calls, is_protocol_method
@@ -205,7 +206,8 @@ class GraphRetriever:
         elif attributes and not target.parent and language_for(target.path) == "python":
             from_text = set(self.recovered.name_uses(target))
             candidates = chain(candidates, sorted(from_text, key=_ref_order))
-        if is_protocol_method(target) or is_rust_syntax_method(target):
+        if is_protocol_method(target) or is_rust_syntax_method(target) or \
+                is_ecma_syntax_method(target):
             yield from ((ref, PROBABLE) for ref in self.implicit(target))
         elif jvmsyntax.is_syntax_method(target):  # Java, Kotlin, Scala: `for`, `a + b`...
             yield from ((ref, PROBABLE) for ref in self.implicit(target, jvm_syntax=True))
@@ -369,6 +371,8 @@ class GraphRetriever:
             yield from jvmsyntax.implicit_calls(self.resolver, target, paths)
         elif is_rust_syntax_method(target):
             yield from rust_implicit_calls(self.resolver, target, paths)
+        elif is_ecma_syntax_method(target):
+            yield from ecma_implicit_calls(self.resolver, target, paths)
         else:
             yield from implicit_calls(self.resolver, target, paths)
 
@@ -412,7 +416,9 @@ class GraphRetriever:
     def invoked(self, use: Reference, in_function: bool = True) -> Iterator[Reference]:
         """For a name passed as an argument, the calls of the parameter it binds; for a
         name assigned to a variable, the calls of that variable."""
-        if in_function and language_for(use.path) in INVOKED_LANGUAGES:
+        if language_for(use.path) in INVOKED_LANGUAGES and (
+                in_function or language_for(use.path) == "python"):
+            # (Python at module level too: `apply(target)` as a script's statement.)
             yield from invoked_parameters(self.resolver, use)
         elif language_for(use.path) in jvm.PASSING_LANGUAGES:
             yield from jvm.invoked_parameters(self.resolver, use)
