@@ -217,6 +217,10 @@ class GraphRetriever:
             yield from ((ref, EXACT) for ref in fixtures.users(self.store, target))
         if target.parent and language_for(target.path) in JS_LANGUAGES:
             yield from self.object_handed_on(target)
+        if java_new and constructor_of is not None and target.kind != CLASS:
+            # `super(1)` in a subclass's constructor, `this(1)` in a sibling one
+            yield from ((ref, EXACT) for ref in jvm.explicit_constructor_calls(
+                self.resolver, target, constructor_of, list(self.subclasses(constructor_of))))
         if constructor_of is not None and language_for(target.path) == "csharp":
             subs = self.subclasses(constructor_of)
             yield from ((ref, EXACT) for ref in cfamsyntax.base_constructor_calls(

@@ -219,9 +219,17 @@ class Inference:
                 rust = language_of(path) == "rust"
                 own = rust or language_of(path) in _FOR_IN or language_of(path) == "python"
                 where = d.qualified_name if own else d.parent
-                at = rusttypes.resolving_line(self, path) if rust else 0
+                at = rusttypes.resolving_line(self, path) if own else 0
                 if rust and d.line_start <= at <= d.line_end:
                     lines = [*reversed(self.lines(path)[d.line_start - 1 : at]), d.signature]
+                elif language_of(path) == "python" and d.line_start < at <= d.line_end:
+                    # A comprehension on the use's lines binds its variable there, whatever
+                    # the function bound to that name before (attrs: `a = attrib()`, then
+                    # `[a.evolve(...) for a in own_attrs]`): its items' type or unknown.
+                    bound = _comprehension(self.lines(path), at, var)
+                    if bound:
+                        return self._typed_by(path, where, var, bound, hops,
+                                              items_in=d.qualified_name)
                 found = self.csharp_loop_item(path, d.qualified_name, var, lines[1:], hops) \
                     if language_of(path) == "csharp" else None
                 found = found or self._typed_by(path, where, var, lines, hops,
@@ -617,6 +625,18 @@ _ITEMS: dict[str, tuple[str, ...]] = {
                    r"(?<![\w.]){name}\??\s*:\s*(?:Readonly)?Array<\s*([A-Za-z_][\w.]*)"),
 }
 _ITEMS["tsx"] = _ITEMS["typescript"]
+
+
+def _comprehension(lines: list[str], at: int, var: str) -> list[str]:
+    """The line among the use's (`at`, 1-based) and the three after it that binds `var` as
+    a comprehension's variable (`[... for var in items]`), as a list of at most one."""
+    binds = re.compile(rf"\bfor\s+{re.escape(var)}\s+in\b")
+    for text in lines[at - 1 : at + 3]:
+        if binds.search(text):
+            return [text]
+        if text.rstrip().endswith(":"):
+            break  # a statement's header: the comprehension ended above
+    return []
 
 
 @functools.lru_cache(maxsize=8192)

@@ -83,8 +83,9 @@ class Policy:
                     return Resolution(both, bound.confidence)
             return bound
         receiver = scripting.receiver(language_of(ref.path), ref.receiver)
-        if language == "rust":
+        if language in ("rust", "python"):  # the nearest binding counts (local_type)
             rusttypes.resolving(self, ref.path, ref.line)
+        if language == "rust":
             receiver = rustchains.receiver_tail(receiver)
         if receiver and receiver == self.receiver_variable(ref.path, ref.scope):
             receiver = "self"
