@@ -504,3 +504,30 @@ def test_a_typescript_symbol_iterator_is_called_by_for_of_and_spread(make_repo) 
     assert report["complete"] is False
     assert any("called implicitly" in r and "type shows" in r
                for r in report["incomplete_reasons"])
+
+
+RUST_SPLIT_IMPL = {
+    "Cargo.toml": "[package]\nname = \"x\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    "src/lib.rs": "pub mod shape;\npub mod area;\npub mod other;\npub mod usage;\n",
+    "src/shape.rs": "pub struct Shape {\n    pub w: i32,\n}\n",
+    "src/area.rs": ("use crate::shape::Shape;\n\nimpl Shape {\n"
+                    "    pub fn area(&self) -> i32 {\n        self.w\n    }\n}\n"),
+    "src/other.rs": ("pub struct Other;\n\nimpl Other {\n"
+                     "    pub fn area(&self) -> i32 {\n        0\n    }\n}\n"),
+    "src/usage.rs": ("use crate::shape::Shape;\n\npub fn total(s: &Shape) -> i32 {\n"
+                     "    s.area()\n}\n\npub fn make() -> i32 {\n"
+                     "    let s = Shape { w: 1 };\n    s.area()\n}\n"),
+}
+
+
+def test_a_rust_impl_block_in_another_file_than_its_type_holds_its_methods(make_repo) -> None:
+    """`pub struct Shape` in shape.rs, `impl Shape { pub fn area(&self) }` in area.rs:
+    `s.area()` on a `&Shape` parameter or a `Shape { .. }` local calls it (before: no
+    caller, and the check said complete: a false no impact); Other's area is not."""
+    report = checked(make_repo, RUST_SPLIT_IMPL, "src/area.rs", "pub fn area(&self) -> i32",
+                     "pub fn area(&self, k: i32) -> i32")
+    assert direct(report) == {("src/usage.rs", 4): "probable", ("src/usage.rs", 9): "probable"}
+    assert report["complete"] is True
+    other = checked(make_repo, RUST_SPLIT_IMPL, "src/other.rs", "pub fn area(&self) -> i32",
+                    "pub fn area(&self, k: i32) -> i32")
+    assert direct(other) == {}

@@ -203,6 +203,8 @@ class Bindings:
                 return self.receiver_class(path, d.parent.rsplit(".", 1)[-1])
             types = [c for c in self.source.definitions(qualified_name=d.parent)
                      if c.kind in CLASS_KINDS]
+            if not types and language_of(path) == "rust":  # `impl Shape` of another file
+                return rusttypes.impl_type(self, d)
             return types[0] if types else None
         return None
 
@@ -221,6 +223,8 @@ class Bindings:
             if found is None and language_of(c.path) in SPREAD_METHODS:
                 found = next((d for d in self.source.definitions(name=name)
                               if d.parent == c.qualified_name), None)
+            if found is None and language_of(c.path) == "rust":
+                found = rusttypes.impl_member(self, c, name, hops)
             if found is None and language_of(c.path) in NAMESPACE_LANGUAGES:
                 found = self.spread_member(c, name, hops)
             if found is not None:
