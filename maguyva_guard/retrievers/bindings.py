@@ -256,7 +256,14 @@ class Bindings:
         """Every definition a module-level name of `path` may be bound to when the module
         binds it more than once: a definition in each branch of an `if`/`try`, and an
         import of it (`try: from fast import parse` / `except ImportError: def parse`).
-        Empty when the name is bound once (the common case: one dict look-up)."""
+        Empty when the name is bound once (the common case: one dict look-up). Go: the
+        package's files that define it (`//go:build linux` and `!linux` twins)."""
+        if language_of(path) == "go":
+            folder = posixpath.dirname(path) + "/"
+            twins = [d for file in self.imports.folders.get(folder, ())
+                     if language_of(file) == "go"
+                     and (d := self.scope(file).children.get(("", name))) is not None]
+            return twins if len(twins) > 1 else []
         fs = self.scope(path)
         tops = fs.top_level.get(name, [])
         imp = fs.bound_imports.get(name)
