@@ -81,3 +81,15 @@ def test_go_build_tagged_twin_definitions_are_both_reached(make_repo) -> None:
         report = checked(make_repo, files, path, "func openFile(p string) int",
                          "func openFile(p string, flag int) int")
         assert set(direct(report)) == {("use.go", 4)}, path
+
+
+def test_code_run_from_a_string_is_a_possible_caller_not_no_impact(make_repo) -> None:
+    """PyCG's dynamic/eval: `eval("func()")` calls func, and no parser reads the string.
+    It is a possible caller (listed apart, never counted), and the answer a lower bound:
+    before, the check said "complete" with no caller, a false "no impact"."""
+    report = checked(make_repo, {"main.py": "def func():\n    pass\n\neval(\"func()\")\n"},
+                     "main.py", "def func():", "def func(extra):")
+    assert direct(report) == {}
+    assert [(a["path"], a["line"], a["confidence"]) for a in report["possible"]] == [
+        ("main.py", 4, "ambiguous")]
+    assert report["complete"] is False

@@ -206,6 +206,7 @@ class GraphRetriever:
         elif attributes and not target.parent and language_for(target.path) == "python":
             from_text = set(self.recovered.name_uses(target))
             candidates = chain(candidates, sorted(from_text, key=_ref_order))
+            yield from ((ref, AMBIGUOUS) for ref in self.recovered.evaluated_uses(target))
         if is_protocol_method(target) or is_rust_syntax_method(target) or \
                 is_ecma_syntax_method(target):
             yield from ((ref, PROBABLE) for ref in self.implicit(target))
