@@ -78,6 +78,29 @@ def test_a_function_passed_as_a_value_breaks_where_it_is_called(make_repo) -> No
     assert hop["confidence"] == "probable" and hop["depth"] == 1
 
 
+def test_a_function_passed_at_module_level_breaks_where_it_is_called(make_repo) -> None:
+    """A script's statement `apply(target)` (PyCG's micro-benchmark args/call): the
+    passing line and the call of the parameter inside `apply`, probable with the chain."""
+    report = checked(make_repo, {"m.py": "def target(x):\n    return x\n\n"
+                                         "def apply(fn):\n    return fn(1)\n\n"
+                                         "apply(target)\n"},
+                     "m.py", "def target(x):", "def target(x, y):")
+    found = {(a["line"], a["symbol"]): a for a in report["affected"]}
+    assert found[(7, "<module>")]["confidence"] == "exact"
+    assert found[(5, "m.apply")]["confidence"] == "probable"
+    assert found[(5, "m.apply")]["via"] == ["m.target", "<module>"]
+
+
+def test_iterating_over_a_constructor_call_with_arguments_calls_iter(make_repo) -> None:
+    """`for i in Countdown(100):` (PyCG's generators/iterable) runs Countdown.__iter__."""
+    files = {"m.py": "class Countdown:\n    def __init__(self, n):\n        self.n = n\n\n"
+                     "    def __iter__(self):\n        return iter([])\n\n"
+                     "for i in Countdown(100):\n    pass\n"}
+    report = checked(make_repo, files, "m.py", "def __iter__(self):",
+                     "def __iter__(self, extra):")
+    assert direct(report) == {("m.py", 8): "probable"}
+
+
 def test_a_name_defined_in_both_branches_reaches_both(make_repo) -> None:
     files = {"fast.py": "def parse(s):\n    return s\n",
              "m.py": "try:\n    from fast import parse\nexcept ImportError:\n"
@@ -103,6 +126,158 @@ def test_a_loop_variable_over_built_items_is_typed(make_repo) -> None:
         ("m.build", "probable")]  # one entry per calling function
     assert report["complete"] is True  # no ambiguous guess between Attr and Other
     assert report["possible"] == []
+
+
+def test_each_loop_over_a_list_built_in_the_same_function_is_typed(make_repo) -> None:
+    """The sequence is a local of the function that loops over it (not only a module
+    global): each call site, not just one per function, resolves."""
+    files = {"m.py": "class Attr:\n    def evolve(self, x):\n        return x\n\n"
+                     "class Other:\n    def evolve(self, x):\n        return x\n\n"
+                     "def build():\n    attrs = [Attr(), Attr()]\n"
+                     "    for a in attrs:\n        a.evolve(1)\n\n"
+                     "def again():\n    items = [Attr()]\n"
+                     "    return [b.evolve(2) for b in items]\n"}
+    report = checked(make_repo, files, "m.py", "class Attr:\n    def evolve(self, x):",
+                     "class Attr:\n    def evolve(self, x, y):")
+    assert direct(report) == {("m.py", 12): "probable", ("m.py", 16): "probable"}
+    assert report["possible"] == [] and report["complete"] is True
+
+
+def test_a_local_typed_through_another_local_is_typed(make_repo) -> None:
+    """click's test_stderr: `runner = CliRunner(...)`, `result = runner.invoke(cli)`,
+    `result.stderr` reads Result's property (the function's own locals, not only the
+    module's, type the receiver; bench/compare.py's click scenario answered no caller)."""
+    files = {"testing.py": "class Result:\n    @property\n    def stderr(self) -> str:\n"
+                           "        return ''\n\n"
+                           "class Other:\n    @property\n    def stderr(self) -> str:\n"
+                           "        return ''\n\n"
+                           "class CliRunner:\n    def invoke(\n        self,\n        cli,\n"
+                           "    ) -> Result:\n        return Result()\n",
+             "test_it.py": "from testing import CliRunner\n\n\ndef test_stderr():\n"
+                           "    runner = CliRunner()\n    result = runner.invoke(None)\n"
+                           "    assert result.stderr == ''\n"}
+    report = checked(make_repo, files, "testing.py",
+                     "class Result:\n    @property\n    def stderr(self) -> str:",
+                     "class Result:\n    @property\n    def stderr(self, *, extra) -> str:")
+    assert direct(report) == {("test_it.py", 7): "probable"}
+    assert report["complete"] is True
+
+
+def test_an_attribute_typed_in_a_base_class_types_the_subclass_instance(make_repo) -> None:
+    """flask: `current_app: Flask = LocalProxy(...)`, Flask(App), `self.json: JSONProvider`
+    in App's __init__; `current_app.json.load(fp)` calls JSONProvider.load
+    (bench/compare.py's flask scenario answered no caller, a lower bound)."""
+    files = {"provider.py": "class JSONProvider:\n    def load(self, fp):\n        return fp\n\n"
+                            "class Other:\n    def load(self, fp):\n        return fp\n",
+             "sansio.py": "from provider import JSONProvider\n\n\nclass App:\n"
+                          "    def __init__(self):\n        self.json: JSONProvider = make()\n",
+             "app.py": "from sansio import App\n\n\nclass Flask(App):\n    pass\n",
+             "globals.py": "from app import Flask\n\ncurrent_app: Flask = proxy()\n",
+             "use.py": "from globals import current_app\n\n\ndef load(fp):\n"
+                       "    return current_app.json.load(fp)\n"}
+    report = checked(make_repo, files, "provider.py",
+                     "class JSONProvider:\n    def load(self, fp):",
+                     "class JSONProvider:\n    def load_renamed(self, fp):")
+    assert direct(report) == {("use.py", 5): "probable"}
+    assert report["complete"] is True
+
+
+UNION_CORE = '''import typing as t
+
+
+class BaseCommand:
+    def shell_complete(self, ctx, incomplete):
+        return []
+
+
+class Parameter:
+    def shell_complete(self, ctx, incomplete):
+        return []
+
+
+class Other:
+    def shell_complete(self, ctx, incomplete):
+        return []
+'''
+
+UNION_USE = '''import typing as t
+
+from core import BaseCommand, Parameter
+
+
+def _resolve_incomplete(
+    ctx, args, incomplete
+) -> t.Tuple[t.Union[BaseCommand, Parameter], str]:
+    return ctx.command, incomplete
+
+
+class ShellComplete:
+    def get_completions(self, args, incomplete):
+        obj, incomplete = _resolve_incomplete(None, args, incomplete)
+        return obj.shell_complete(None, incomplete)
+
+
+def annotated(p: "BaseCommand | Parameter"):
+    return p.shell_complete(None, "")
+'''
+
+
+def test_a_receiver_declared_as_a_union_reaches_each_members_method(make_repo) -> None:
+    """click's get_completions: `obj, incomplete = _resolve_incomplete(...)` returning
+    `t.Tuple[t.Union[BaseCommand, Parameter], str]`, then `obj.shell_complete(...)`; and a
+    parameter annotated `"BaseCommand | Parameter"`: calls of Parameter's method (and of
+    BaseCommand's), not of Other's (bench/compare.py's click scenario answered no caller)."""
+    files = {"core.py": UNION_CORE, "completion.py": UNION_USE}
+    old = "class Parameter:\n    def shell_complete(self, ctx, incomplete):"
+    report = checked(make_repo, files, "core.py", old, old.replace("complete(", "complete_x("))
+    assert direct(report) == {("completion.py", 15): "probable", ("completion.py", 19): "probable"}
+    assert report["complete"] is True
+    other = checked(make_repo, files, "core.py", "class Other:\n    def shell_complete(",
+                    "class Other:\n    def shell_complete_x(")
+    assert direct(other) == {} and other["possible"] == []
+
+
+ATTRS_TRANSFORM = '''class Attribute:
+    def __init__(self, name):
+        self.name = name
+
+    @classmethod
+    def from_counting_attr(cls, name, ca):
+        return cls(name)
+
+    def evolve(self, **changes):
+        return self
+
+
+class Other:
+    def evolve(self, **changes):
+        return self
+
+
+def transform(ca_list, kw_only):
+    a = Other()  # another binding of the name, before the comprehension's
+    a.evolve()
+    own_attrs = [
+        Attribute.from_counting_attr(name=n, ca=ca)
+        for n, ca in ca_list
+    ]
+    if kw_only:
+        own_attrs = [a.evolve(kw_only=True) for a in own_attrs]
+    return own_attrs
+'''
+
+
+def test_a_comprehension_over_items_built_by_a_classmethod_is_typed(make_repo) -> None:
+    """attrs's `_transform_attrs`: `own_attrs = [` then `Attribute.from_counting_attr(...)
+    for ...` on the next line; `[a.evolve(...) for a in own_attrs]` calls Attribute's
+    evolve, whatever `a` was bound to before in the function (bench/compare.py's attrs
+    scenario answered no caller, a lower bound)."""
+    report = checked(make_repo, {"m.py": ATTRS_TRANSFORM}, "m.py",
+                     "    def evolve(self, **changes):\n        return self\n\n\nclass Other",
+                     "    def evolve(self, *, extra, **changes):\n        return self\n\n\n"
+                     "class Other")
+    assert direct(report) == {("m.py", 26): "probable"}
+    assert report["complete"] is True
 
 
 @pytest.mark.parametrize(("files", "path", "old", "new", "caller"), [

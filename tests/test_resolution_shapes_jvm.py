@@ -93,16 +93,17 @@ def test_java_new_of_a_subclass_without_a_constructor_runs_the_base_one(make_rep
                            "  Object three() { return new C(); }\n"
                            "  Object four() { return new A(1); }\n}\n"}
     report = affected(make_repo, files, "p/A.java", "public A() { }", "public A(String s) { }")
-    # `new A(1)` fits the new `A(String s)` by its count: overloads are told apart by
-    # arity only, so it stays (a caller too many, never one too few).
+    # `new A(1)` and C's `super(2)` fit the new `A(String s)` by their count: overloads are
+    # told apart by arity only, so they stay (a caller too many, never one too few).
     assert {(path, symbol) for path, symbol, _ in callers(report)} == {
         ("p/B.java", "p.B.B"), ("p/Use.java", "p.Use.Use.one"), ("p/Use.java", "p.Use.Use.two"),
-        ("p/Use.java", "p.Use.Use.four")}
+        ("p/Use.java", "p.Use.Use.four"), ("p/C.java", "p.C.C.C")}
     assert ("p/Use.java", "p.Use.Use.one", "exact") in callers(report)
-    # The other overload: `new A(1)` only (B's default constructor calls `A()`).
+    # The other overload: `new A(1)` and C's `super(2)` (B's default constructor calls `A()`).
     report = affected(make_repo, files, "p/A.java", "public A(int x) { }",
                       "public A(int x, int y) { }")
-    assert callers(report) == {("p/Use.java", "p.Use.Use.four", "exact")}
+    assert callers(report) == {("p/Use.java", "p.Use.Use.four", "exact"),
+                               ("p/C.java", "p.C.C.C", "exact")}
 
 
 @pytest.mark.parametrize(("files", "path", "old", "new", "expected"), [
@@ -437,3 +438,23 @@ def test_java_a_call_whose_arguments_fit_another_overload_is_not_a_caller(make_r
                       "public String value(final String opt, String dflt)")
     assert callers(report) == {("p/Cli.java", "p.Cli.Cli.value", "exact"),
                                ("p/Cli.java", "p.Cli.Cli.either", "exact")}
+
+
+EXPLICIT_A = ("package p;\npublic class A {\n  public A(int x) { }\n"
+              "  public A(String s, String t) { }\n}\n")
+EXPLICIT_B = ("package p;\npublic class B extends A {\n  public B() {\n    super(1);\n  }\n"
+              "  public B(int a, int b) {\n    this();\n  }\n}\n")
+
+
+@pytest.mark.parametrize(("path", "old", "new", "expected"), [
+    ("src/A.java", "public A(int x) { }", "public A(int x, int y) { }",
+     {("src/B.java", 4): "exact"}),  # super(1) in B()
+    ("src/B.java", "public B() {", "public B(long z) {",
+     {("src/B.java", 7): "exact"}),  # this() in B(int, int)
+])
+def test_java_super_and_this_constructor_calls_are_callers(
+        make_repo, path: str, old: str, new: str, expected: dict) -> None:
+    report = affected(make_repo, {"src/A.java": EXPLICIT_A, "src/B.java": EXPLICIT_B},
+                      path, old, new)
+    assert {(a["path"], a["line"]): a["confidence"] for a in report["affected"]
+            if a["depth"] == 1} == expected

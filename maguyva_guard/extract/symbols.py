@@ -319,6 +319,8 @@ _NAME_PREFIX: Final = {"operator_declaration": "operator", "destructor_declarati
 
 
 def _name(source: bytes, node: Node) -> str:
+    if node.type == "computed_property_name":  # `[Symbol.iterator]` -> `@@iterator`
+        return "@@" + text(source, node).strip("[] \t").rpartition(".")[2]
     parent = node.parent
     prefix = _NAME_PREFIX.get(parent.type, "") if parent is not None else ""
     return prefix + text(source, node)

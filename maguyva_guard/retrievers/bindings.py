@@ -203,6 +203,8 @@ class Bindings:
                 return self.receiver_class(path, d.parent.rsplit(".", 1)[-1])
             types = [c for c in self.source.definitions(qualified_name=d.parent)
                      if c.kind in CLASS_KINDS]
+            if not types and language_of(path) == "rust":  # `impl Shape` of another file
+                return rusttypes.impl_type(self, d)
             return types[0] if types else None
         return None
 
@@ -221,6 +223,8 @@ class Bindings:
             if found is None and language_of(c.path) in SPREAD_METHODS:
                 found = next((d for d in self.source.definitions(name=name)
                               if d.parent == c.qualified_name), None)
+            if found is None and language_of(c.path) == "rust":
+                found = rusttypes.impl_member(self, c, name, hops)
             if found is None and language_of(c.path) in NAMESPACE_LANGUAGES:
                 found = self.spread_member(c, name, hops)
             if found is not None:
@@ -252,7 +256,14 @@ class Bindings:
         """Every definition a module-level name of `path` may be bound to when the module
         binds it more than once: a definition in each branch of an `if`/`try`, and an
         import of it (`try: from fast import parse` / `except ImportError: def parse`).
-        Empty when the name is bound once (the common case: one dict look-up)."""
+        Empty when the name is bound once (the common case: one dict look-up). Go: the
+        package's files that define it (`//go:build linux` and `!linux` twins)."""
+        if language_of(path) == "go":
+            folder = posixpath.dirname(path) + "/"
+            twins = [d for file in self.imports.folders.get(folder, ())
+                     if language_of(file) == "go"
+                     and (d := self.scope(file).children.get(("", name))) is not None]
+            return twins if len(twins) > 1 else []
         fs = self.scope(path)
         tops = fs.top_level.get(name, [])
         imp = fs.bound_imports.get(name)

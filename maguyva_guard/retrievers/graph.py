@@ -28,8 +28,10 @@ from maguyva_guard.records import (
     CLASS,
     CONFIDENCE_RANK,
     EXACT,
+    FUNCTION,
     IMPORT,
     INHERIT,
+    METHOD,
     MODULE_SYMBOL,
     PROBABLE,
     STRING,
@@ -39,8 +41,9 @@ from maguyva_guard.records import (
     Hit,
     Reference,
 )
-from maguyva_guard.retrievers import cfamsyntax, fixtures, jvm, jvmsyntax, overloads
+from maguyva_guard.retrievers import cfamsyntax, ecmatypes, fixtures, jvm, jvmsyntax, overloads
 from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.ecmasyntax import ecma_implicit_calls, is_ecma_syntax_method
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.passing import assigned_calls, invoked_parameters
 from maguyva_guard.retrievers.protocols import implicit_calls, is_protocol_method
@@ -203,7 +206,9 @@ class GraphRetriever:
         elif attributes and not target.parent and language_for(target.path) == "python":
             from_text = set(self.recovered.name_uses(target))
             candidates = chain(candidates, sorted(from_text, key=_ref_order))
-        if is_protocol_method(target) or is_rust_syntax_method(target):
+            yield from ((ref, AMBIGUOUS) for ref in self.recovered.evaluated_uses(target))
+        if is_protocol_method(target) or is_rust_syntax_method(target) or \
+                is_ecma_syntax_method(target):
             yield from ((ref, PROBABLE) for ref in self.implicit(target))
         elif jvmsyntax.is_syntax_method(target):  # Java, Kotlin, Scala: `for`, `a + b`...
             yield from ((ref, PROBABLE) for ref in self.implicit(target, jvm_syntax=True))
@@ -211,6 +216,12 @@ class GraphRetriever:
             yield from self.syntax_sites(target)
         if language_for(target.path) == "python" and fixtures.is_fixture(target):
             yield from ((ref, EXACT) for ref in fixtures.users(self.store, target))
+        if target.parent and language_for(target.path) in JS_LANGUAGES:
+            yield from self.object_handed_on(target)
+        if java_new and constructor_of is not None and target.kind != CLASS:
+            # `super(1)` in a subclass's constructor, `this(1)` in a sibling one
+            yield from ((ref, EXACT) for ref in jvm.explicit_constructor_calls(
+                self.resolver, target, constructor_of, list(self.subclasses(constructor_of))))
         if constructor_of is not None and language_for(target.path) == "csharp":
             subs = self.subclasses(constructor_of)
             yield from ((ref, EXACT) for ref in cfamsyntax.base_constructor_calls(
@@ -241,6 +252,29 @@ class GraphRetriever:
                 if ref in from_text and confidence == EXACT:
                     confidence = PROBABLE  # found in the text, not by the parser
                 yield ref, confidence
+
+    def object_handed_on(self, target: Definition) -> Iterator[tuple[Reference, str]]:
+        """JS/TS: a method of an object literal its function returns (rxjs's createAnimator:
+        `const delegate = { cancelAnimationFrame(h) {..} }; return { animate, delegate }`).
+        Where a caller of that function reads the object (`provider.delegate =
+        animator.delegate`), it hands on a value of the method's shape, as a function
+        passed as an argument: probable. Calls through it elsewhere stay name matches."""
+        fn = self.resolver.scope(target.path).by_qualified.get(target.parent)
+        if fn is None or fn.kind not in (FUNCTION, METHOD):
+            return
+        body = self.resolver.lines(target.path)[fn.line_start - 1 : fn.line_end]
+        local = ecmatypes.holding_local(body, fn.line_start, target.line_start)
+        prop = ecmatypes.returned_as(body, local) if local else None
+        if prop is None:
+            return
+        for ref, confidence in self.direct(fn, attributes=False):
+            caller = self.definition_of(ref)
+            if ref.kind != CALL or confidence == AMBIGUOUS or caller is None:
+                continue
+            text = self.resolver.lines(ref.path)[caller.line_start - 1 : caller.line_end]
+            for at in ecmatypes.result_reads(text, fn.name, prop):
+                yield Reference(ref.path, target.name, USE, caller.line_start + at,
+                                caller.qualified_name), PROBABLE
 
     def java_runs(self, ref: Reference, target: Definition,
                   heirs: set[tuple[str, str]]) -> bool:
@@ -342,6 +376,8 @@ class GraphRetriever:
             yield from jvmsyntax.implicit_calls(self.resolver, target, paths)
         elif is_rust_syntax_method(target):
             yield from rust_implicit_calls(self.resolver, target, paths)
+        elif is_ecma_syntax_method(target):
+            yield from ecma_implicit_calls(self.resolver, target, paths)
         else:
             yield from implicit_calls(self.resolver, target, paths)
 
@@ -385,7 +421,9 @@ class GraphRetriever:
     def invoked(self, use: Reference, in_function: bool = True) -> Iterator[Reference]:
         """For a name passed as an argument, the calls of the parameter it binds; for a
         name assigned to a variable, the calls of that variable."""
-        if in_function and language_for(use.path) in INVOKED_LANGUAGES:
+        if language_for(use.path) in INVOKED_LANGUAGES and (
+                in_function or language_for(use.path) == "python"):
+            # (Python at module level too: `apply(target)` as a script's statement.)
             yield from invoked_parameters(self.resolver, use)
         elif language_for(use.path) in jvm.PASSING_LANGUAGES:
             yield from jvm.invoked_parameters(self.resolver, use)

@@ -13,7 +13,7 @@ from maguyva_guard.records import (
     METHOD,
     Definition,
 )
-from maguyva_guard.retrievers import rustchains, rusttypes, scripting
+from maguyva_guard.retrievers import ecmatypes, rustchains, rusttypes, scripting, unions
 from maguyva_guard.retrievers.edgecache import FILE
 from maguyva_guard.retrievers.resolution_base import (
     CLASS_KINDS,
@@ -214,15 +214,26 @@ class Inference:
                 # `let` shadows, so the nearest binding above the line being resolved wins.
                 # Kotlin, Scala: the function's own scope, where its parameters show
                 # (`for (a <- items)` with `items: List[A]`: the element type).)
+                # Python: the function's own scope too, so that a local typed by another
+                # local reads it (click: `runner = CliRunner(); result = runner.invoke()`).
                 rust = language_of(path) == "rust"
-                own = rust or language_of(path) in _FOR_IN
+                own = rust or language_of(path) in _FOR_IN or language_of(path) == "python"
                 where = d.qualified_name if own else d.parent
-                at = rusttypes.resolving_line(self, path) if rust else 0
+                at = rusttypes.resolving_line(self, path) if own else 0
                 if rust and d.line_start <= at <= d.line_end:
                     lines = [*reversed(self.lines(path)[d.line_start - 1 : at]), d.signature]
+                elif language_of(path) == "python" and d.line_start < at <= d.line_end:
+                    # A comprehension on the use's lines binds its variable there, whatever
+                    # the function bound to that name before (attrs: `a = attrib()`, then
+                    # `[a.evolve(...) for a in own_attrs]`): its items' type or unknown.
+                    bound = _comprehension(self.lines(path), at, var)
+                    if bound:
+                        return self._typed_by(path, where, var, bound, hops,
+                                              items_in=d.qualified_name)
                 found = self.csharp_loop_item(path, d.qualified_name, var, lines[1:], hops) \
                     if language_of(path) == "csharp" else None
-                found = found or self._typed_by(path, where, var, lines, hops)
+                found = found or self._typed_by(path, where, var, lines, hops,
+                                                items_in=d.qualified_name)
                 if found is not None:
                     return found
             d = fs.by_qualified.get(d.parent) if d.parent else None
@@ -230,9 +241,29 @@ class Inference:
 
     def attribute_type(self: ResolverAPI, cls: Definition, attr: str,
                        hops: int = 0) -> Entity | None:
-        """`self.attr = ClassName(...)` or `attr: ClassName` in the class: attr's type.
-        Java, C#, Kotlin, Scala, Swift declare fields outside methods: a method's
-        parameter or local of that name (`def total(a: P)`) is no field of the class."""
+        """`self.attr = ClassName(...)` or `attr: ClassName` in the class, else in its base
+        classes (flask: `self.json: JSONProvider` in App, read as `current_app.json` of a
+        Flask): attr's type."""
+        found = self.own_attribute_type(cls, attr, hops)
+        if found is not None or language_of(cls.path) != "python":
+            return found
+        seen, todo = {(cls.path, cls.qualified_name)}, list(self.bases(cls, hops + 1))
+        while todo and len(seen) <= MAX_BASES and hops <= MAX_HOPS:
+            base = todo.pop(0)
+            if (base.path, base.qualified_name) in seen:
+                continue
+            seen.add((base.path, base.qualified_name))
+            found = self.own_attribute_type(base, attr, hops + 1)
+            if found is not None:
+                return found
+            todo.extend(self.bases(base, hops + 1))
+        return None
+
+    def own_attribute_type(self: ResolverAPI, cls: Definition, attr: str,
+                           hops: int = 0) -> Entity | None:
+        """As attribute_type, in `cls`'s own body. Java, C#, Kotlin, Scala, Swift declare
+        fields outside methods: a method's parameter or local of that name (`def
+        total(a: P)`) is no field of the class."""
         body = self.lines(cls.path)[cls.line_start - 1 : cls.line_end]
         if language_of(cls.path) in _FIELDS_OUTSIDE_METHODS:
             inside = {n for d in self.scope(cls.path).definitions
@@ -248,11 +279,13 @@ class Inference:
 
     def _typed_by(self: ResolverAPI, path: str, scope: str, var: str, lines: Iterable[str],
                   hops: int, raw: bool = False,
-        needle: str | None = None,
+        needle: str | None = None, items_in: str | None = None,
     ) -> Entity | None:
         """The class `var` is bound to in `lines`. Only lines that contain `needle` (the
         variable's own text) can bind it: the patterns run on those alone (a popular
-        method's callers ask this of thousands of lines: 2.4M searches, 2.8 s on Django)."""
+        method's callers ask this of thousands of lines: 2.4M searches, 2.8 s on Django).
+        A loop's sequence is looked for from `items_in` (the function whose lines these
+        are: `attrs = [...]; for a in attrs` binds `attrs` there), else from `scope`."""
         needle = needle if needle is not None else var
         lines = [line for line in lines if needle in line]
         if not lines:
@@ -265,13 +298,21 @@ class Inference:
             return _instance(e)
         go = language_of(path) == "go"
         rust = language_of(path) == "rust"
+        if language_of(path) in _ECMA and not raw:  # `const { x } = this`: this.x's type
+            copied = ecmatypes.destructured(lines, var)
+            if copied is not None:
+                e = _class_or_instance(self.resolve_expression(path, items_in or scope, copied,
+                                                               hops + 1))
+                if e is not None:
+                    return e
         loop = _LOOPS.get(language_of(path) or "", LOOP)
         for line in lines:
             m = _pattern(loop, name).search(line) if "for" in line else None
             if m is None and "for" in line and language_of(path) in _FOR_IN:
                 m = _pattern(LOOP_JVM, name).search(line)
             if m is not None:  # `for var in items` / `[... for var in items]`
-                element = self.element_type(path, scope, m.group(1), bool(m.group(2)), hops)
+                element = self.element_type(path, items_in or scope, m.group(1),
+                                            bool(m.group(2)), hops)
                 if element is not None:
                     return element
             if language_of(path) in _FOR_IN and ("val" in line or "var" in line):
@@ -300,6 +341,9 @@ class Inference:
                     if found is not None:
                         return found
                     continue
+                if kind == ANNOTATED and not raw and language_of(path) == "python" and \
+                        unions.annotated_union(line, var):
+                    continue  # `p: A | B`: either (unions.py), not the first
                 if kind in (ANNOTATED, DECLARED, GO_DECLARED):
                     e = self.resolve_expression(path, scope, m.group(1), hops + 1)
                 elif kind == rusttypes.UNWRAPPED:
@@ -361,6 +405,8 @@ class Inference:
                 return None
             return _instance(self.resolve_expression(d.path, d.qualified_name, m.group(1),
                                                      hops + 1))
+        if language_of(path) in _ECMA and IDENT.fullmatch(expr):
+            expr = self._destructured(path, scope, expr) or expr  # `const { items } = this`
         name = re.escape(expr)
         patterns = (  # `items = [C(...), ...]`, `items: list[C]`
             re.compile(rf"(?<![\w.]){name}\s*(?::[^=]+)?=\s*[\[({{]\s*([A-Za-z_][\w.]*)\s*\("),
@@ -378,9 +424,9 @@ class Inference:
             if cls is None:
                 return None
             body = self.lines(cls.path)[cls.line_start - 1 : cls.line_end]
-            if language_of(path) in ("rust", "go"):  # a declared field: `stack: Vec<Frame>`
+            if language_of(path) in ("rust", "go", *_ECMA):  # a field: `stack: Vec<Frame>`
                 fields = tuple(re.compile(p.replace("{name}", re.escape(attr)))
-                               for p in _ITEMS[language_of(path) or ""])
+                               for p in _ITEMS.get(language_of(path) or "", ()))
                 return self._item_type(cls.path, cls.parent, attr, body, fields, hops)
             return self._item_type(path, cls.qualified_name, expr, body, patterns, hops)
         d = fs.by_qualified.get(scope)
@@ -397,18 +443,43 @@ class Inference:
         top = [line for line in self.lines(path) if line[:1].isalpha()]
         return self._item_type(path, "", expr, top, patterns, hops)
 
+    def _destructured(self: ResolverAPI, path: str, scope: str, var: str) -> str | None:
+        """JS/TS: the property chain a local destructures (`this.items` for `const {
+        items } = this`), in the enclosing functions, innermost first."""
+        fs = self.scope(path)
+        d = fs.by_qualified.get(scope)
+        while d is not None:
+            if d.kind not in CLASS_KINDS:
+                found = ecmatypes.destructured(
+                    self.lines(path)[d.line_start - 1 : d.line_end], var)
+                if found is not None:
+                    return found
+            d = fs.by_qualified.get(d.parent) if d.parent else None
+        return None
+
     def _item_type(self: ResolverAPI, path: str, scope: str, expr: str, lines: list[str],
                    patterns: tuple[re.Pattern[str], ...], hops: int) -> Entity | None:
-        """The class the first of `patterns` to match a line holding `expr` names."""
-        for line in lines:
+        """The class the first of `patterns` to match a line holding `expr` names. A
+        literal opened at the end of its line is read with the next line (`items = [` then
+        `C.build(...) for ...`); an item built by a function or a classmethod has the type
+        it returns (attrs: `[Attribute.from_counting_attr(...) for ...]`)."""
+        for at, line in enumerate(lines):
             if expr not in line:
                 continue
+            if line.rstrip().endswith(("[", "(", "{")) and at + 1 < len(lines):
+                line = line.rstrip() + lines[at + 1].strip()
             for pattern in patterns:
                 m = pattern.search(line)
-                if m is not None:
-                    found = _instance(self.resolve_expression(path, scope, m.group(1), hops + 1))
-                    if found is not None:
-                        return found
+                if m is None:
+                    continue
+                e = self.resolve_expression(path, scope, m.group(1), hops + 1)
+                found = _instance(e)
+                if found is None and e is not None and e.definition is not None and \
+                        e.definition.kind in (FUNCTION, METHOD) and \
+                        line[m.end(1):].lstrip().startswith("("):
+                    found = self.called(e, hops + 1)
+                if found is not None:
+                    return found
         return None
 
     def called(self: ResolverAPI, e: Entity | None, hops: int) -> Entity | None:
@@ -497,6 +568,7 @@ PYTHON_ONLY = (ALIAS, CLASS_OF)
 LOOP_JVM, VALUE_JVM = "loop-jvm", "value-jvm"
 _CAST: Final = re.compile(r"(?:\bas\??\s+|\.asInstanceOf\[\s*)([A-Z][\w.]*)[^\w.]*$")
 _FOR_IN: Final = frozenset({"kotlin", "scala"})
+MAX_BASES: Final = 8  # base classes read for an attribute's type (a deep framework tree)
 _SUMMONED: Final = re.compile(r"([A-Z]\w*)\[[\w\[\], ]*\]")
 _FIELDS_OUTSIDE_METHODS: Final = NAMESPACE_LANGUAGES | {"java"}
 _TYPED_ATTRIBUTES: Final = _FIELDS_OUTSIDE_METHODS | {"python"}
@@ -553,6 +625,18 @@ _ITEMS: dict[str, tuple[str, ...]] = {
                    r"(?<![\w.]){name}\??\s*:\s*(?:Readonly)?Array<\s*([A-Za-z_][\w.]*)"),
 }
 _ITEMS["tsx"] = _ITEMS["typescript"]
+
+
+def _comprehension(lines: list[str], at: int, var: str) -> list[str]:
+    """The line among the use's (`at`, 1-based) and the three after it that binds `var` as
+    a comprehension's variable (`[... for var in items]`), as a list of at most one."""
+    binds = re.compile(rf"\bfor\s+{re.escape(var)}\s+in\b")
+    for text in lines[at - 1 : at + 3]:
+        if binds.search(text):
+            return [text]
+        if text.rstrip().endswith(":"):
+            break  # a statement's header: the comprehension ended above
+    return []
 
 
 @functools.lru_cache(maxsize=8192)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Final
 
 from maguyva_guard.records import CALL, FUNCTION, METHOD, Definition, Reference
 from maguyva_guard.retrievers.resolution_base import ResolverAPI
@@ -162,3 +163,41 @@ def _closing(text: str, start: int) -> int:
             if depth == 0:
                 return i
     return -1
+
+
+_EXPLICIT: Final = {word: re.compile(rf"(?<![\w.]){word}\s*\(") for word in ("super", "this")}
+
+
+def explicit_constructor_calls(resolver: ResolverAPI, target: Definition, cls: Definition,
+                               subclasses: list[Definition]) -> Iterator[Reference]:
+    """Java: `super(...)` in the constructors of `cls`'s direct subclasses and `this(...)`
+    in `cls`'s other constructors run constructor `target` where their arguments fit it
+    (or fit no other constructor of `cls`): each such constructor is a caller."""
+    others = [d for d in resolver.scope(target.path).definitions
+              if d.parent == target.parent and d.name == target.name and d != target]
+    for owner, word in [(cls, "this"), *((sub, "super") for sub in subclasses)]:
+        lines = resolver.lines(owner.path)
+        for d in resolver.scope(owner.path).definitions:
+            if d.parent != owner.qualified_name or d.name != owner.name or d == target:
+                continue
+            for number in range(d.line_start, min(d.line_end, len(lines)) + 1):
+                m = _EXPLICIT[word].search(lines[number - 1])
+                if m is None:
+                    continue
+                arguments = _arguments_at(lines[number - 1], m.end() - 1)
+                if fits(target, arguments) or not any(fits(o, arguments) for o in others):
+                    yield Reference(d.path, target.name, CALL, number, d.qualified_name)
+                break
+
+
+def _arguments_at(line: str, start: int) -> int | None:
+    """The arguments of the call whose `(` is at `start`; None when it runs on."""
+    depth = 0
+    for i in range(start, len(line)):
+        if line[i] in "([{":
+            depth += 1
+        elif line[i] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return len(_split_top(line[start + 1 : i], "([{", ")]}"))
+    return None

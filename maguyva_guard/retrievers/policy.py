@@ -17,7 +17,7 @@ from maguyva_guard.records import (
     Definition,
     Reference,
 )
-from maguyva_guard.retrievers import rustchains, rusttypes, scripting
+from maguyva_guard.retrievers import rustchains, rusttypes, scripting, unions
 from maguyva_guard.retrievers.cfamily import resolve_c
 from maguyva_guard.retrievers.edgecache import DEFS
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
@@ -83,8 +83,9 @@ class Policy:
                     return Resolution(both, bound.confidence)
             return bound
         receiver = scripting.receiver(language_of(ref.path), ref.receiver)
-        if language == "rust":
+        if language in ("rust", "python"):  # the nearest binding counts (local_type)
             rusttypes.resolving(self, ref.path, ref.line)
+        if language == "rust":
             receiver = rustchains.receiver_tail(receiver)
         if receiver and receiver == self.receiver_variable(ref.path, ref.scope):
             receiver = "self"
@@ -110,6 +111,13 @@ class Policy:
                 return self.library_receiver(ref, receiver)
             if self.foreign_receiver(ref.path, ref.scope, receiver):
                 return UNRESOLVED  # `environ: WSGIEnvironment`, `d = {}`: see foreign.py
+            if language == "python":  # `obj: A | B`: each member's method (unions.py)
+                either = [m.definition for e in unions.union_receiver(self, ref.path, ref.scope,
+                                                                    receiver)
+                          if (m := self.member(e, ref.name)) is not None
+                          and m.definition is not None]
+                if either:
+                    return Resolution(tuple(dict.fromkeys(either)), PROBABLE)
             return self.by_name(ref)
         e = self.member(owner, ref.name)
         if language == "php" and owner.kind == "instance" and owner.definition is not None:

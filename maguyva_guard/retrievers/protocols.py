@@ -20,7 +20,8 @@ from maguyva_guard.retrievers.pylocals import in_comment_or_string
 from maguyva_guard.retrievers.resolution_base import ResolverAPI
 from maguyva_guard.retrievers.resolve import CLASS_KINDS, Entity, Resolver
 
-_OPERAND: Final = r"([A-Za-z_][\w.]*(?:\(\))?)"
+# A name, a dotted chain or a call (`Thing()`, `Thing(100)`: its arguments on the line)
+_OPERAND: Final = r"([A-Za-z_][\w.]*(?:\([^()]*\))?)"
 _SYNTAX: Final[dict[str, tuple[str, ...]]] = {
     "__iter__": (rf"\bfor\s+[\w, ()]+\s+in\s+{_OPERAND}\s*:",
                  rf"\b(?:iter|list|tuple|set|sorted|enumerate)\(\s*{_OPERAND}\s*\)",
@@ -117,8 +118,8 @@ def is_instance_of(resolver: ResolverAPI, path: str, scope: str, operand: str,
     """Whether `operand` is an instance of a class whose `target.name` is `target`
     (`classes_only`: of a definition that is a class, not of a type alias or the like)."""
     e: Entity | None
-    if operand.endswith("()"):
-        e = resolver.called(resolver.callee(path, scope, operand[:-2]), 0)
+    if operand.endswith(")"):
+        e = resolver.called(resolver.callee(path, scope, operand[: operand.index("(")]), 0)
     else:
         e = resolver.resolve_expression(path, scope, operand)
     if e is None or e.kind != "instance" or e.definition is None or (

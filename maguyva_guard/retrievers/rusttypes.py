@@ -20,7 +20,7 @@ import re
 from typing import Final
 
 from maguyva_guard.records import INHERIT, Definition
-from maguyva_guard.retrievers.edgecache import FILE
+from maguyva_guard.retrievers.edgecache import DEFS, FILE
 from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, MAX_HOPS, Entity, ResolverAPI
 
 # Types of the language and its standard library whose methods are not the crate's.
@@ -166,3 +166,28 @@ def resolving(r: ResolverAPI, path: str, line: int) -> None:
 def resolving_line(r: ResolverAPI, path: str) -> int:
     at = r.__dict__.get("_rust_line")
     return at[1] if at is not None and at[0] == path else 0
+
+
+def impl_member(r: ResolverAPI, cls: Definition, name: str, hops: int) -> Definition | None:
+    """Rust: method `name` of type `cls` from an `impl` block in another file of the crate
+    (`impl Shape { fn area(..) }` in area.rs for the struct of shape.rs), where that file's
+    name for the type resolves to `cls`. The extractor qualifies such a method by the
+    impl's file (`area.Shape.area`), so the type's own children do not hold it."""
+    if r.tracker is not None:  # a later definition of `name` may change the answer
+        r.tracker.ask((DEFS, name))
+    for d in r.source.definitions(name=name):
+        if d.path == cls.path or not d.parent or d.parent.rsplit(".", 1)[-1] != cls.name \
+                or not d.path.endswith(".rs"):
+            continue
+        e = r.resolve_expression(d.path, "", cls.name, hops + 1)
+        if e is not None and e.definition is not None and \
+                (e.definition.path, e.definition.qualified_name) == (cls.path, cls.qualified_name):
+            return d
+    return None
+
+
+def impl_type(r: ResolverAPI, method: Definition) -> Definition | None:
+    """The type an `impl` block of another file names (the inverse of impl_member)."""
+    e = r.resolve_expression(method.path, "", method.parent.rsplit(".", 1)[-1], 1)
+    d = e.definition if e is not None else None
+    return d if d is not None and d.kind in CLASS_KINDS else None

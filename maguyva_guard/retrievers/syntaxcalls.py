@@ -52,7 +52,8 @@ _BY_LANGUAGE: Final[dict[str, frozenset[str]]] = {
     "go": frozenset({
         "String", "Error", "Format", "GoString", "Len", "Less", "Swap", "MarshalJSON",
         "UnmarshalJSON", "MarshalText", "UnmarshalText"}),
-    "javascript": frozenset({"toString", "valueOf", "toJSON", "then", "next"}),
+    "javascript": frozenset({"toString", "valueOf", "toJSON", "then", "next", "@@iterator",
+                             "@@asyncIterator"}),
     "ruby": frozenset({
         "each", "to_s", "to_str", "inspect", "call", "coerce", "method_missing",
         "respond_to_missing?", "hash", "eql?", "to_proc", "<=>", "==", "[]", "[]=", "+", "-",
@@ -92,12 +93,14 @@ def syntax_called(target: Located) -> bool:
 # Languages whose syntax-call sites are searched where the operand's type shows
 # (retrievers/jvmsyntax.py); elsewhere they are not searched at all.
 _SEARCHED: Final = frozenset({"java", "kotlin", "scala"})
+# JavaScript/TypeScript: the iterator methods only (retrievers/ecmasyntax.py).
+_SEARCHED_NAMES: Final = frozenset({"@@iterator", "@@asyncIterator"})
 
 
 def syntax_reason(qualified_name: str, path: str) -> str:
     """Why an answer about a syntax-called method is a lower bound."""
     language = language_for(path)
-    if language in _SEARCHED:
+    if language in _SEARCHED or qualified_name.rpartition(".")[2] in _SEARCHED_NAMES:
         return (f"{qualified_name} is also called implicitly (by operator or protocol "
                 f"syntax, not by name); in {language} code such sites are found only where "
                 "the operand's type shows")

@@ -131,10 +131,39 @@ class TextReferences:
                 terms[ref.alias] = known | {ref.path}
         for term, paths in terms.items():
             yield from self._term_uses(term, paths)
+    def evaluated_uses(self, target: Definition) -> Iterator[Reference]:
+        """Python code in a string literal run by `eval`/`exec` that names `target`
+        (`eval("func()")`): no parser reads it, so such a line is only a possible caller
+        (ambiguous, listed apart), and the answer is a lower bound, not "no impact"."""
+        name = target.name
+        hits = self._word_hits(name)
+        run = re.compile(rf"\b(?:eval|exec)\s*\(\s*[rbuf]*(['\"])[^'\"]*\b{re.escape(name)}\b")
+        for hit in hits:
+            if language_for(hit.path) != "python":
+                continue
+            text = self._line(hit.path, hit.line_start)
+            if "eval" in text or "exec" in text:
+                m = run.search(text)
+                if m is not None and not in_comment_or_string(text, m.start()):
+                    scope = hit.symbol if hit.symbol != MODULE_SYMBOL else ""
+                    yield Reference(hit.path, name, USE, hit.line_start, scope)
+
+    def _word_hits(self, term: str) -> list[Hit]:
+        """The text index's lines holding `term`, asked once per term (name_uses and
+        evaluated_uses read the same lines)."""
+        found = self._hits.get(term)
+        if found is None:
+            found = self._hits[term] = self.text.search(
+                SearchRequest(query=term, intent=spec.EXACT_MATCH, terms=(term,),
+                              limit=ATTRIBUTE_SCAN_LIMIT))
+        return found
+
+    @cached_property
+    def _hits(self) -> dict[str, list[Hit]]:
+        return {}
+
     def _term_uses(self, term: str, paths: frozenset[str] | None) -> Iterator[Reference]:
-        hits = self.text.search(
-            SearchRequest(query=term, intent=spec.EXACT_MATCH, terms=(term,),
-                          limit=ATTRIBUTE_SCAN_LIMIT))
+        hits = self._word_hits(term)
         word = re.escape(term)
         pattern = re.compile(rf"(?<![\w.])(?:([A-Za-z_][\w.]*)\.)?{word}\b")
         rebind = re.compile(r"\s*=[^=]")

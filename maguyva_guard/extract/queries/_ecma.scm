@@ -7,6 +7,12 @@
 (method_definition
   name: [(property_identifier) (private_property_identifier)] @name body: (_) @body)
   @definition.function
+; `[Symbol.iterator]() {...}`: the method `for...of` and spreads call (named `@@iterator`,
+; the specification's notation: extract/symbols.py)
+((method_definition
+  name: (computed_property_name (member_expression object: (identifier) @_symbol)) @name
+  body: (_) @body) @definition.function
+  (#eq? @_symbol "Symbol"))
 ; A function expression or arrow function assigned to a name is a function of that name;
 ; these come before the constant patterns so that they win for `const f = () => ...`.
 (variable_declarator name: (identifier) @name value: (arrow_function body: (_) @body))
