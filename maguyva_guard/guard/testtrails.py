@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.extract.languages import module_name
+from maguyva_guard.guard.batch import use_edge_cache
 from maguyva_guard.guard.testdispatch import Receiver, dynamic_bases, receiver
 from maguyva_guard.guard.testinstances import Instances
 from maguyva_guard.guard.testpicker import enclosing_test, importers_by_name, reaching
@@ -110,6 +111,9 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
     seen = {(a.path, a.symbol) for a in todo}
     with Store.open(repo) as store:
         graph = GraphRetriever(store)
+        # The check's own answers, kept in the index: most references walked here (the
+        # callers' calls of a shared method name above all) were resolved by it.
+        use_edge_cache(graph.resolver, store.conn)
         settled: set[str] = set()
         seeds: list[Affected] = []
         hops: dict[tuple[str, str], tuple[str, str]] = {}
@@ -164,6 +168,8 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
                     hops)
         dynamic = dynamic_bases(view) if hops else []
         classes = {cls: receiver(store, view, *cls, dynamic) for cls in set(hops.values())}
+        if graph.resolver.edges is not None:
+            graph.resolver.edges.save()  # best effort: the next check reuses these too
     return Trails(tuple(found.values()), frozenset(continued), frozenset(settled),
                   {hop: classes[cls] for hop, cls in hops.items()}, tuple(todo))
 
