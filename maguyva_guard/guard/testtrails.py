@@ -43,6 +43,7 @@ from maguyva_guard.records import (
     Affected,
     ChangedSymbol,
     Link,
+    Reference,
 )
 from maguyva_guard.retrievers.graph import CONSTRUCTORS, GraphRetriever
 
@@ -230,6 +231,9 @@ def _dispatched(graph: GraphRetriever, store: Store, view: TestView,
     (`shapes[0].area()`: Base.area, Square.area, Circle.area): the caller runs the one it
     lists only on a receiver of that method's class."""
     asked: set[tuple[str, str]] = set()
+    # (name, path) -> that file's references of the name by scope: read once, not once per
+    # caller in the file (300,000 records built on Django's 5.2.7 -> 5.2.8 release diff)
+    scopes: dict[tuple[str, str], dict[str, list[Reference]]] = {}
     for a in entries:
         if not a.via or a.symbol == MODULE_SYMBOL:
             continue
@@ -238,9 +242,13 @@ def _dispatched(graph: GraphRetriever, store: Store, view: TestView,
         if name not in view.shared_methods or (a.symbol, callee) in asked:
             continue
         asked.add((a.symbol, callee))
-        for ref in store.references(name=name, path=a.path):
-            if ref.scope != a.symbol or ref.kind == IMPORT:
-                continue
+        by_scope = scopes.get((name, a.path))
+        if by_scope is None:
+            by_scope = scopes[(name, a.path)] = {}
+            for ref in store.references(name=name, path=a.path):
+                if ref.kind != IMPORT:
+                    by_scope.setdefault(ref.scope, []).append(ref)
+        for ref in by_scope.get(a.symbol, ()):
             defs = graph.resolver.resolve(ref).definitions
             hit = next((d for d in defs if d.qualified_name == callee), None)
             if hit is not None and hit.parent and len({d.parent for d in defs}) > 1:
