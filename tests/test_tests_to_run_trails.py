@@ -12,6 +12,7 @@ from test_tests_to_run import ADD_CHAINS, CORE, FILES, chains, selection, stage
 
 from maguyva_guard.guard import batch
 from maguyva_guard.index.store import Store
+from maguyva_guard.retrievers.policy import Policy
 
 
 @pytest.fixture
@@ -230,3 +231,39 @@ def test_the_trails_keep_and_reuse_resolved_edges_and_select_the_same_tests(
     assert selection(repo) == first == plain
     assert chains(plain) == {"tests/test_use.py::test_report": [
         "tests.test_use.test_report", "app.use.report", "app.use.measure", "app.units.A.scale"]}
+
+
+def test_the_trails_go_on_in_the_checks_open_index_with_its_resolved_references(
+        repo, monkeypatch):
+    # `tests` and a JSON `check` continue the trails in the check's own view, still open:
+    # no second opening of the index, and no reference the check resolved resolved again
+    # (the walk past obj.scale() resolves only measure's callers).
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.use import report\n",
+                 "app/units.py": UNITS,
+                 "app/use.py": "from app.units import A\n\n\ndef measure(obj):\n"
+                               "    return obj.scale()\n\n\ndef report():\n"
+                               "    return measure(A())\n",
+                 "tests/test_use.py": "from app import report\n\n\ndef test_report():\n"
+                                      "    assert report() == 1\n"})
+    git(repo, "commit", "-q", "-m", "units")
+    stage(repo, {"app/units.py": UNITS.replace("return 1", "return 10")})
+    selection(repo)  # indexes the staged view
+    monkeypatch.setenv(batch.EDGE_CACHE_ENV, "0")  # every answer worked out in this run
+    opened, resolved = [], []
+    real_open, real_resolve = Store.open.__func__, Policy._resolve
+
+    def counting_open(cls, *args, **kwargs):  # noqa: ANN001, ANN202
+        opened.append(args)
+        return real_open(cls, *args, **kwargs)
+
+    def counting_resolve(self, ref):  # noqa: ANN001, ANN202
+        resolved.append((ref.path, ref.name, ref.line))
+        return real_resolve(self, ref)
+
+    monkeypatch.setattr(Store, "open", classmethod(counting_open))
+    monkeypatch.setattr(Policy, "_resolve", counting_resolve)
+    sel = selection(repo)
+    assert chains(sel)["tests/test_use.py::test_report"][-2:] == [
+        "app.use.measure", "app.units.A.scale"]
+    assert len(opened) == 1
+    assert len(resolved) == len(set(resolved)), sorted(resolved)

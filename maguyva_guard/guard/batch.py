@@ -52,6 +52,7 @@ class CheckStore:
 
     def __init__(self, store: Any) -> None:
         self._store = store
+        self.graph: Any = None  # the check's graph retriever over this view (recorders)
         self._memo: dict[tuple[Any, ...], list[Any]] = {}
         self._texts: dict[str, str] = {}
 
@@ -116,6 +117,7 @@ def recorders(store: CheckStore, config: object | None, recorder: Any) -> dict[s
     guard's Recorder class); the graph's own text scans go through the text memo."""
     built = {m: recorder(r) for m, r in engine.retrievers_for(store, config).items()}
     graph, text = built.get(spec.GRAPH), built.get(spec.TEXT)
+    store.graph = graph.inner if graph is not None else None
     recovered = getattr(graph.inner, "recovered", None) if graph is not None else None
     if recovered is not None and text is not None:
         recovered.text = text  # the graph's own text retriever, replaced by the shared memo

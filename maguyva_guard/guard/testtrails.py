@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
@@ -93,7 +94,10 @@ def _needs_callers(a: Affected, view: TestView, depth: int) -> bool:
     return a.confidence == AMBIGUOUS or a.depth >= depth
 
 
-def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int) -> Trails:
+def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int,
+                    session: Store | None = None) -> Trails:
+    """`session`: the check's view, still open; its graph (batch.CheckStore.graph) goes on
+    with what the check resolved, read and parsed (else a new one over a new opening)."""
     todo = [a for a in (*report.affected, *report.possible) if _needs_callers(a, view, depth)]
     methods = [m for m in report.changed_symbols if is_polymorphic(view, m)
                and not (m.name.startswith("__") and m.name not in CONSTRUCTORS)]
@@ -110,11 +114,14 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int)
     found: dict[tuple[str, str], Affected] = {}
     continued: set[tuple[str, str]] = set()
     seen = {(a.path, a.symbol) for a in todo}
-    with Store.open(repo) as store:
-        graph = GraphRetriever(store)
-        # The check's own answers, kept in the index: most references walked here (the
-        # callers' calls of a shared method name above all) were resolved by it.
-        use_edge_cache(graph.resolver, store.conn)
+    with ExitStack() as own:
+        store = session if session is not None else own.enter_context(Store.open(repo))
+        graph = getattr(store, "graph", None)
+        if not isinstance(graph, GraphRetriever):
+            graph = GraphRetriever(store)
+            # The check's own answers, kept in the index: most references walked here
+            # (the callers' calls of a shared method name above all) were resolved by it.
+            use_edge_cache(graph.resolver, store.conn)
         settled: set[str] = set()
         seeds: list[Affected] = []
         hops: dict[tuple[str, str], tuple[str, str]] = {}
