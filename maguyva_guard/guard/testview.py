@@ -104,7 +104,11 @@ def load(store: Store) -> TestView:
     method names several definitions carry. Read as plain rows (path, line, target; the
     names a test file uses), not as Reference records: a JSON check reads every import of
     the repository here, and building and qualifying a record per row cost most of it."""
-    resolver = Resolver(store)
+    # The check's own resolver when the view is its (batch.CheckStore): the module names
+    # of every path are then worked out once per check, not twice.
+    resolver = getattr(getattr(store, "graph", None), "resolver", None)
+    if not isinstance(resolver, Resolver):
+        resolver = Resolver(store)
     lines: dict[str, set[int]] = {}
     raw: dict[str, list[str]] = {}  # path -> the targets of its import lines, as written
     for path, line, target in store.conn.execute(
