@@ -10,6 +10,10 @@ import pytest
 from conftest import git
 from test_tests_to_run import ADD_CHAINS, CORE, FILES, chains, selection, stage
 
+from maguyva_guard.guard import batch
+from maguyva_guard.index.store import Store
+from maguyva_guard.retrievers.policy import Policy
+
 
 @pytest.fixture
 def repo(make_repo) -> Path:
@@ -195,3 +199,71 @@ def test_a_module_named_in_unittest_load_tests_selects_no_more_under_pytest(repo
     stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
     doc = {k: v for k, v in chains(selection(repo)).items() if k.startswith("tests/test_doc")}
     assert doc == {"tests/test_doc.py::test_add": ["tests.test_doc.test_add", "app.core.add"]}
+
+
+def _edge_sites(repo: Path) -> set[str]:
+    """The reference sites the index's edge cache holds an answer for ("name kind line")."""
+    with Store.open(repo) as store:
+        rows = store.conn.execute("SELECT site FROM edges").fetchall()
+    return {" ".join(site.split("\x1f")[:3]) for (site,) in rows}
+
+
+def test_the_trails_keep_and_reuse_resolved_edges_and_select_the_same_tests(
+        repo, monkeypatch):
+    # The trail past obj.scale() resolves measure's callers, which the check itself never
+    # asks about: those answers are kept in the edge cache like the check's own, and the
+    # selection is the same with the cache off, on, and answered from it.
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.use import report\n",
+                 "app/units.py": UNITS,
+                 "app/use.py": "from app.units import A\n\n\ndef measure(obj):\n"
+                               "    return obj.scale()\n\n\ndef report():\n"
+                               "    return measure(A())\n",
+                 "tests/test_use.py": "from app import report\n\n\ndef test_report():\n"
+                                      "    assert report() == 1\n"})
+    git(repo, "commit", "-q", "-m", "units")
+    stage(repo, {"app/units.py": UNITS.replace("return 1", "return 10")})
+    monkeypatch.setenv(batch.EDGE_CACHE_ENV, "0")
+    plain = selection(repo)
+    monkeypatch.delenv(batch.EDGE_CACHE_ENV)
+    assert "measure call 9" not in _edge_sites(repo)
+    first = selection(repo)
+    assert "measure call 9" in _edge_sites(repo)  # report's call of measure: a trail's edge
+    assert selection(repo) == first == plain
+    assert chains(plain) == {"tests/test_use.py::test_report": [
+        "tests.test_use.test_report", "app.use.report", "app.use.measure", "app.units.A.scale"]}
+
+
+def test_the_trails_go_on_in_the_checks_open_index_with_its_resolved_references(
+        repo, monkeypatch):
+    # `tests` and a JSON `check` continue the trails in the check's own view, still open:
+    # no second opening of the index, and no reference the check resolved resolved again
+    # (the walk past obj.scale() resolves only measure's callers).
+    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.use import report\n",
+                 "app/units.py": UNITS,
+                 "app/use.py": "from app.units import A\n\n\ndef measure(obj):\n"
+                               "    return obj.scale()\n\n\ndef report():\n"
+                               "    return measure(A())\n",
+                 "tests/test_use.py": "from app import report\n\n\ndef test_report():\n"
+                                      "    assert report() == 1\n"})
+    git(repo, "commit", "-q", "-m", "units")
+    stage(repo, {"app/units.py": UNITS.replace("return 1", "return 10")})
+    selection(repo)  # indexes the staged view
+    monkeypatch.setenv(batch.EDGE_CACHE_ENV, "0")  # every answer worked out in this run
+    opened, resolved = [], []
+    real_open, real_resolve = Store.open.__func__, Policy._resolve
+
+    def counting_open(cls, *args, **kwargs):  # noqa: ANN001, ANN202
+        opened.append(args)
+        return real_open(cls, *args, **kwargs)
+
+    def counting_resolve(self, ref):  # noqa: ANN001, ANN202
+        resolved.append((ref.path, ref.name, ref.line))
+        return real_resolve(self, ref)
+
+    monkeypatch.setattr(Store, "open", classmethod(counting_open))
+    monkeypatch.setattr(Policy, "_resolve", counting_resolve)
+    sel = selection(repo)
+    assert chains(sel)["tests/test_use.py::test_report"][-2:] == [
+        "app.use.measure", "app.units.A.scale"]
+    assert len(opened) == 1
+    assert len(resolved) == len(set(resolved)), sorted(resolved)

@@ -24,6 +24,7 @@ May import: every stage up to report; commands/ and cli.py import it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import replace
 
 from maguyva_guard import git, spec
@@ -104,11 +105,13 @@ def impact(repo: str, *, symbol: str | None = None, base: str | None = None,
            head: str | None = None, staged: bool = False, preset: str | None = None,
            depth: int | None = None, worktree: bool = True,
            progress: indexer.Progress | None = None,
-           after: Callable[[Store], None] | None = None) -> ImpactAnswer:
+           after: Callable[[Store], None] | None = None,
+           hold: ExitStack | None = None) -> ImpactAnswer:
     """What a change can break: the staged changes (the default), the revision range
     merge-base(base, head)..head, or, with `symbol`, an edit inside that one symbol's body.
     `preset` and `depth` default to the repository's configuration (thorough, 2). `after`
-    reads more of the index before its lock is released (check's tests to run)."""
+    reads more of the index before its lock is released (check's tests to run); with
+    `hold`, the index stays open until it closes (guard/impact.py)."""
     if symbol is not None and (base or head or staged):
         raise FatalError("give a symbol or revisions (base/head, staged), not both")
     if staged and (base or head):
@@ -122,7 +125,7 @@ def impact(repo: str, *, symbol: str | None = None, base: str | None = None,
         result = guard.check(
             str(info.root), base=base, head=head, preset=config.preset, depth=config.depth,
             semantic_config=config.semantic, max_file_size=config.max_file_size,
-            progress=progress, after=after,
+            progress=progress, after=after, hold=hold,
         )
     head_rev = None if result.head == STAGED else result.head
     result = _excluded(_for_users(result, str(info.root), head_rev), config)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -76,16 +77,18 @@ def run(
         from maguyva_guard.commands.tests import ViewReader
 
         views = ViewReader()
-    result = api.impact(str(info.root), base=base, head=head, preset=config.preset,
-                        depth=config.depth, worktree=False, progress=progress,
-                        after=views).report
-    if repo_url:
-        result = replace(result, repo_url=repo_url)
-    if views is not None:
-        from maguyva_guard.commands import tests
+    with ExitStack() as hold:  # the index open until the tests are selected
+        result = api.impact(str(info.root), base=base, head=head, preset=config.preset,
+                            depth=config.depth, worktree=False, progress=progress,
+                            after=views, hold=hold if views is not None else None).report
+        if repo_url:
+            result = replace(result, repo_url=repo_url)
+        if views is not None:
+            from maguyva_guard.commands import tests
 
-        result = replace(result, tests=tests.selection_for(
-            str(info.root), result, views.view, base=base, head=head, depth=config.depth))
+            result = replace(result, tests=tests.selection_for(
+                str(info.root), result, views.view, base=base, head=head,
+                depth=config.depth, session=views.session))
     staged = base is None and head is None
     if hook and fmt == render.TEXT:
         args = " --staged" if staged else f" --base {base} --head {head or 'HEAD'}"

@@ -10,6 +10,7 @@ the reason goes to stderr.
 from __future__ import annotations
 
 import json
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Final
 
@@ -55,24 +56,28 @@ def run(repo: str, *, base: str | None = None, head: str | None = None,
         base, head = revs
     bound = depth if depth is not None else max(config.depth, TESTS_DEPTH)
     views = ViewReader()
-    result = impact.check(
-        str(info.root), base=base, head=head, preset=config.preset, depth=bound,
-        semantic_config=config.semantic, max_file_size=config.max_file_size, progress=progress,
-        after=views,
-    )
-    selection = selection_for(str(info.root), result, views.view, base=base, head=head,
-                              depth=bound)
+    with ExitStack() as hold:
+        result = impact.check(
+            str(info.root), base=base, head=head, preset=config.preset, depth=bound,
+            semantic_config=config.semantic, max_file_size=config.max_file_size,
+            progress=progress, after=views, hold=hold,
+        )
+        selection = selection_for(str(info.root), result, views.view, base=base, head=head,
+                                  depth=bound, session=views.session)
     return Outcome(render(selection, fmt), notes(selection, fmt), selection)
 
 
 class ViewReader:
-    """impact.check's `after` hook: the tests' view, read while the check holds the lock."""
+    """impact.check's `after` hook: the tests' view, read while the check holds the lock,
+    and the check's open view itself (`session`: with `hold`, the trails go on in it)."""
 
     def __init__(self) -> None:
         self._view: testview.TestView | None = None
+        self.session: Store | None = None
 
     def __call__(self, store: Store) -> None:
         self._view = testview.load(store)
+        self.session = store
 
     @property
     def view(self) -> testview.TestView:
@@ -82,13 +87,15 @@ class ViewReader:
 
 
 def selection_for(repo: str, result: ImpactReport, view: testview.TestView, *,
-                  base: str | None, head: str | None, depth: int) -> TestSelection:
+                  base: str | None, head: str | None, depth: int,
+                  session: Store | None = None) -> TestSelection:
     """The tests of one impact result (the diff read again for its paths: conftests,
-    configuration and lock files select tests without any symbol)."""
+    configuration and lock files select tests without any symbol). `session`: the check's
+    view, still open (ViewReader), for the trails."""
     revs = impact.revisions(repo, base, head)
     paths = sorted({p for f in git.diff_files(repo, revs.base, revs.head)
                     for p in (f.new_path, f.old_path) if p})
-    trails = testtrails.continue_trails(repo, result, view, depth)
+    trails = testtrails.continue_trails(repo, result, view, depth, session)
     return select(result, paths, view, depth=depth, trails=trails)
 
 

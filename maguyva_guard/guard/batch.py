@@ -52,6 +52,7 @@ class CheckStore:
 
     def __init__(self, store: Any) -> None:
         self._store = store
+        self.graph: Any = None  # the check's graph retriever over this view (recorders)
         self._memo: dict[tuple[Any, ...], list[Any]] = {}
         self._texts: dict[str, str] = {}
 
@@ -116,15 +117,23 @@ def recorders(store: CheckStore, config: object | None, recorder: Any) -> dict[s
     guard's Recorder class); the graph's own text scans go through the text memo."""
     built = {m: recorder(r) for m, r in engine.retrievers_for(store, config).items()}
     graph, text = built.get(spec.GRAPH), built.get(spec.TEXT)
+    store.graph = graph.inner if graph is not None else None
     recovered = getattr(graph.inner, "recovered", None) if graph is not None else None
     if recovered is not None and text is not None:
         recovered.text = text  # the graph's own text retriever, replaced by the shared memo
     resolver = getattr(graph.inner, "resolver", None) if graph is not None else None
-    if resolver is not None and os.environ.get(EDGE_CACHE_ENV) != "0":
+    if resolver is not None:
+        use_edge_cache(resolver, store.conn)
+    return built
+
+
+def use_edge_cache(resolver: Any, conn: Any) -> None:
+    """Answer `resolver`'s references from the index's edge cache where still valid (and
+    note the new answers, for `save_edges`), unless EDGE_CACHE_ENV turns it off."""
+    if os.environ.get(EDGE_CACHE_ENV) != "0":
         from maguyva_guard.retrievers.edgecache import code_digest
 
-        resolver.use_edge_cache(EdgeRows(store.conn, code_digest()))
-    return built
+        resolver.use_edge_cache(EdgeRows(conn, code_digest()))
 
 
 def save_edges(recorders: dict[str, Any]) -> tuple[int, int]:

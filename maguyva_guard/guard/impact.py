@@ -21,7 +21,9 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
+from typing import cast
 
 from maguyva_guard import git, spec
 from maguyva_guard.config import MAX_FILE_BYTES
@@ -278,12 +280,15 @@ def check(
     progress: indexer.Progress | None = None,
     after: Callable[[Store], None] | None = None,
     batched: bool | None = None,
+    hold: ExitStack | None = None,
 ) -> model.ImpactReport:
     """Run the guard on one diff; the repository is only read, the index only written.
     `after` reads more of the index before the lock is released (the tests to run): a
     second open would wait behind a concurrent run that took the lock in between.
     `batched` off asks each symbol on its own (the reference the batched path must equal);
-    None: batched unless PER_SYMBOL_ENV is 1."""
+    None: batched unless PER_SYMBOL_ENV is 1. `hold`: the index stays open (and locked)
+    until it closes, and `after` gets the check's own view, whose `graph` the tests'
+    trails go on with (testtrails.py): what the check resolved is not resolved again."""
     if batched is None:
         batched = os.environ.get(PER_SYMBOL_ENV) != "1"
     info = git.repo_info(repo_path)
@@ -291,7 +296,8 @@ def check(
     revs = revisions(repo, base, head)
     run = _Run()
     sizes = max_file_size
-    with Store.open(repo, exclusive=True) as store:
+    with ExitStack() as own:
+        store = (hold if hold is not None else own).enter_context(Store.open(repo, exclusive=True))
         t0 = time.perf_counter()
         diffed = git.diff_files(repo, revs.base, revs.head)
         selection = changes.select(repo, diffed, max_file_size or MAX_FILE_BYTES,
@@ -339,7 +345,8 @@ def check(
         query_seconds = time.perf_counter() - t1
         files_indexed = len(store.files())
         if after is not None:
-            after(store)
+            shared = hold is not None and isinstance(view, batch.CheckStore)
+            after(cast(Store, view) if shared else store)  # a CheckStore reads as a Store
     kinds = {**change_set.kinds, **_oversized_kinds(repo, diffed, change_set.oversized)}
     accounted = changed_files.accounted(diffed, kinds, change_set.changed, found.fallbacks,
                                         change_set.version_only.__contains__)

@@ -88,11 +88,18 @@ def risk_level(changed: ChangedSymbol, callers: Sequence[Affected]) -> str:
 def assess(
     changed_symbols: Iterable[ChangedSymbol], affected: Sequence[Affected]
 ) -> tuple[ChangedSymbol, ...]:
-    """The changed symbols with their `risk` filled in from the affected callers."""
-    return tuple(
-        replace(c, risk=risk_level(c, [a for a in affected if is_due_to(a, c)]))
-        for c in changed_symbols
-    )
+    """The changed symbols with their `risk` filled in from the affected callers (each
+    symbol's in the order of `affected`: the entries are indexed by the names they are due
+    to once, not scanned whole per symbol, 320,000 tests for 200 symbols)."""
+    by_cause: dict[str, list[int]] = {}
+    for i, a in enumerate(affected):
+        for name in a.because_of:
+            by_cause.setdefault(name, []).append(i)
+    out = []
+    for c in changed_symbols:
+        due = sorted({i for name in cause_names(c) for i in by_cause.get(name, ())})
+        out.append(replace(c, risk=risk_level(c, [affected[i] for i in due])))
+    return tuple(out)
 
 
 def cause_names(changed: ChangedSymbol) -> frozenset[str]:

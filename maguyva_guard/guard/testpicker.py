@@ -121,14 +121,9 @@ class Picker:
 
 def importers_by_name(view: TestView) -> dict[str, set[str]]:
     """Dotted name -> the files importing it or anything under it (importing `pkg.mod.f`
-    runs `pkg/__init__` and `pkg/mod` first)."""
-    by_name: dict[str, set[str]] = {}
-    for importer, targets in view.imports.items():
-        for target in targets:
-            parts = target.split(".")
-            for i in range(1, len(parts) + 1):
-                by_name.setdefault(".".join(parts[:i]), set()).add(importer)
-    return by_name
+    runs `pkg/__init__` and `pkg/mod` first). Read-only: built once per view
+    (TestView.importers_by_name) for the picker, the trails and the dispatch gate."""
+    return view.importers_by_name
 
 
 def reaching(view: TestView, path: str, by_name: dict[str, set[str]]) -> set[str]:

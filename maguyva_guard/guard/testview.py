@@ -72,6 +72,20 @@ class TestView:
     def test_module_set(self) -> frozenset[str]:
         return frozenset(self._test_modules)
 
+    @cached_property
+    def importers_by_name(self) -> dict[str, set[str]]:
+        """Dotted name -> the files importing it or anything under it (importing
+        `pkg.mod.f` runs `pkg/__init__` and `pkg/mod` first). Built once: the picker, the
+        trails and the dispatch gate each built it (three times on a 50-symbol Django
+        check, 0.1 s each). Callers must not modify it."""
+        by_name: dict[str, set[str]] = {}
+        for importer, targets in self.imports.items():
+            for target in targets:
+                parts = target.split(".")
+                for i in range(1, len(parts) + 1):
+                    by_name.setdefault(".".join(parts[:i]), set()).add(importer)
+        return by_name
+
 
 def is_test_module(path: str) -> bool:
     return _TEST_MODULE.match(posixpath.basename(path)) is not None
@@ -104,7 +118,11 @@ def load(store: Store) -> TestView:
     method names several definitions carry. Read as plain rows (path, line, target; the
     names a test file uses), not as Reference records: a JSON check reads every import of
     the repository here, and building and qualifying a record per row cost most of it."""
-    resolver = Resolver(store)
+    # The check's own resolver when the view is its (batch.CheckStore): the module names
+    # of every path are then worked out once per check, not twice.
+    resolver = getattr(getattr(store, "graph", None), "resolver", None)
+    if not isinstance(resolver, Resolver):
+        resolver = Resolver(store)
     lines: dict[str, set[int]] = {}
     raw: dict[str, list[str]] = {}  # path -> the targets of its import lines, as written
     for path, line, target in store.conn.execute(
