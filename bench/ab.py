@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench import corpus  # noqa: E402
+from bench import corpus, measure  # noqa: E402
 
 _CPU: list[float] = []  # each run's child CPU seconds, in order
 
@@ -48,7 +48,7 @@ def _stage_change(repo: Path) -> str:
 
 
 def _run(checkout: Path, repo: Path) -> tuple[float, list]:
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    env = measure.tool_env({**os.environ, "PYTHONPATH": str(checkout)})
     started = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run([sys.executable, "-m", "maguyva_guard", "check", "--repo", str(repo),

@@ -43,6 +43,16 @@ def _peak_kb(report: Path) -> float | None:
     return float(numbers[-1]) if numbers else None
 
 
+def tool_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment a measured tool runs in: the given one (or ours) without
+    PYTHONDONTWRITEBYTECODE, which a shell may set (this machine kind's does) and no user
+    of an installed package has: with it every run of a Python tool compiles its own code
+    again (0.2 to 0.3 s of CPU for a one-symbol check)."""
+    out = dict(os.environ if env is None else env)
+    out.pop("PYTHONDONTWRITEBYTECODE", None)
+    return out
+
+
 def run(cmd: list[str], cwd: Path, timeout: float = 600.0,
         env: dict[str, str] | None = None) -> Run:
     with tempfile.TemporaryDirectory(prefix="mg-measure-") as tmp:
@@ -53,7 +63,8 @@ def run(cmd: list[str], cwd: Path, timeout: float = 600.0,
         with open(Path(tmp) / "out", "w+b") as out, open(Path(tmp) / "err", "w+b") as err:
             start = time.perf_counter()
             proc = subprocess.Popen(timed, cwd=cwd, stdout=out, stderr=err,
-                                    stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+                                    stdin=subprocess.DEVNULL, env=tool_env(env),
+                                    start_new_session=True)
             killed = threading.Event()
 
             def kill() -> None:  # the whole session: GNU time and the tool under it

@@ -174,6 +174,17 @@ def test_scores_pool_callers_and_count_false_safe_and_crashes():
     assert s.median_seconds == 1.5 and s.peak_rss_mb == 20.0
 
 
+def test_measure_runs_a_tool_with_its_bytecode_cache_as_an_installed_package_has_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from bench import measure
+
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    probe = [sys.executable, "-c", "import sys; print(sys.dont_write_bytecode)"]
+    assert measure.run(probe, tmp_path).stdout.strip() == "False"
+    assert measure.run(probe, tmp_path, env={"PYTHONDONTWRITEBYTECODE": "1"}
+                       ).stdout.strip() == "False"
+
+
 def test_measure_reports_the_tools_own_peak_memory_and_kills_on_timeout(tmp_path: Path):
     from bench import measure
 
