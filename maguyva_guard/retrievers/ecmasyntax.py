@@ -19,7 +19,7 @@ from typing import Final
 from maguyva_guard.extract.languages import language_for
 from maguyva_guard.records import CALL, METHOD, Definition, Reference
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
-from maguyva_guard.retrievers.protocols import enclosing_name, is_instance_of
+from maguyva_guard.retrievers.protocols import enclosing_name, known_instance
 from maguyva_guard.retrievers.resolve import Resolver
 from maguyva_guard.retrievers.syntaxcalls import Located
 
@@ -66,9 +66,6 @@ def ecma_implicit_calls(resolver: Resolver, target: Definition,
                 if target.name == "@@iterator" and "for await" in line[: m.start(1)]:
                     continue  # `for await` asks for the async iterator first
                 where = enclosing_name(scope.definitions, number)
-                key = (path, where, m.group(1))
-                if key not in known:
-                    known[key] = is_instance_of(resolver, path, where, m.group(1), target)
-                if known[key]:
+                if known_instance(known, resolver, path, where, m.group(1), target):
                     yield Reference(path, target.name, CALL, number, where)
                     break

@@ -184,20 +184,8 @@ def explicit_constructor_calls(resolver: ResolverAPI, target: Definition, cls: D
                 m = _EXPLICIT[word].search(lines[number - 1])
                 if m is None:
                     continue
-                arguments = _arguments_at(lines[number - 1], m.end() - 1)
+                found = _arguments(lines[number - 1], m.end())
+                arguments = None if found is None else len(found)
                 if fits(target, arguments) or not any(fits(o, arguments) for o in others):
                     yield Reference(d.path, target.name, CALL, number, d.qualified_name)
                 break
-
-
-def _arguments_at(line: str, start: int) -> int | None:
-    """The arguments of the call whose `(` is at `start`; None when it runs on."""
-    depth = 0
-    for i in range(start, len(line)):
-        if line[i] in "([{":
-            depth += 1
-        elif line[i] in ")]}":
-            depth -= 1
-            if depth == 0:
-                return len(_split_top(line[start + 1 : i], "([{", ")]}"))
-    return None

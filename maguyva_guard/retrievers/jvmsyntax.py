@@ -18,7 +18,7 @@ from typing import Final
 
 from maguyva_guard.extract.languages import language_for
 from maguyva_guard.records import CALL, METHOD, Definition, Reference
-from maguyva_guard.retrievers.protocols import enclosing_name, is_instance_of
+from maguyva_guard.retrievers.protocols import enclosing_name, known_instance
 from maguyva_guard.retrievers.resolution_base import ResolverAPI
 
 _OPERAND: Final = r"([A-Za-z_][\w.]*(?:\(\))?)"
@@ -99,10 +99,7 @@ def _site(resolver: ResolverAPI, target: Definition, path: str, number: int, lin
             if "//" in line[: m.start(1)]:
                 break
             where = enclosing_name(definitions, number)
-            key = (path, where, m.group(1))
-            if key not in known:
-                known[key] = is_instance_of(resolver, path, where, m.group(1), target,
-                                            classes_only=True)
-            if known[key]:
+            if known_instance(known, resolver, path, where, m.group(1), target,
+                              classes_only=True):
                 return True
     return False

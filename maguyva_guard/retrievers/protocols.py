@@ -99,10 +99,7 @@ def implicit_calls(resolver: Resolver, target: Definition,
                 if target.name == "__contains__" and _FOR.search(line[: m.start(1)]):
                     continue  # `for x in t` iterates; it does not ask `in`
                 where = enclosing_name(scope.definitions, number)
-                key = (path, where, m.group(1))
-                if key not in known:
-                    known[key] = is_instance_of(resolver, path, where, m.group(1), target)
-                if known[key]:
+                if known_instance(known, resolver, path, where, m.group(1), target):
                     yield Reference(path, target.name, CALL, number, where)
                     break
 
@@ -111,6 +108,16 @@ def enclosing_name(definitions: list[Definition], line: int) -> str:
     """The qualified name of the innermost definition around `line` ("" at module level)."""
     inside = [d for d in definitions if d.line_start <= line <= d.line_end]
     return max(inside, key=lambda d: d.line_start).qualified_name if inside else ""
+
+
+def known_instance(known: dict[tuple[str, str, str], bool], resolver: ResolverAPI, path: str,
+                   scope: str, operand: str, target: Definition,
+                   classes_only: bool = False) -> bool:
+    """is_instance_of, asked once per (path, scope, operand) of one search (`known`)."""
+    key = (path, scope, operand)
+    if key not in known:
+        known[key] = is_instance_of(resolver, path, scope, operand, target, classes_only)
+    return known[key]
 
 
 def is_instance_of(resolver: ResolverAPI, path: str, scope: str, operand: str,
