@@ -124,6 +124,21 @@ def check_json(repo: Path, *args: str) -> dict:
     return json.loads(out)
 
 
+def checked(make_repo: Callable[..., Path], files: dict[str, str], path: str, old: str,
+            new: str) -> dict:
+    """A repository of `files` with `old` replaced by `new` in `path` and staged: the JSON
+    report of `check --depth 1` (the resolution-shape tests' one question)."""
+    repo = make_repo(files)
+    edit(repo, path, old, new)
+    return check_json(repo, "--depth", "1")
+
+
+def direct_confidences(report: dict) -> dict[tuple[str, int], str]:
+    """(path, line) -> confidence of each depth-1 affected entry."""
+    return {(a["path"], a["line"]): a["confidence"] for a in report["affected"]
+            if a["depth"] == 1}
+
+
 def edit(repo: Path, rel: str, old: str, new: str, stage: bool = True) -> None:
     path = repo / rel
     text = path.read_text()

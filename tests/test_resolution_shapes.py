@@ -5,18 +5,8 @@ passed and invoked, conditional definitions, loop and comprehension variables.""
 from __future__ import annotations
 
 import pytest
-from conftest import check_json, edit
-
-
-def direct(report: dict) -> dict[tuple[str, int], str]:
-    return {(a["path"], a["line"]): a["confidence"] for a in report["affected"]
-            if a["depth"] == 1}
-
-
-def checked(make_repo, files: dict[str, str], path: str, old: str, new: str) -> dict:
-    repo = make_repo(files)
-    edit(repo, path, old, new)
-    return check_json(repo, "--depth", "1")
+from conftest import checked
+from conftest import direct_confidences as direct
 
 
 def test_a_nested_function_is_called_by_the_function_around_it(make_repo) -> None:

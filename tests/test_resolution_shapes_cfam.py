@@ -5,7 +5,7 @@ type is known the site is a caller; where it is not the answer says it is a lowe
 
 from __future__ import annotations
 
-from conftest import check_json, edit
+from conftest import checked
 
 
 def direct(report: dict, target: str | None = None) -> dict[tuple[str, int], str]:
@@ -13,12 +13,6 @@ def direct(report: dict, target: str | None = None) -> dict[tuple[str, int], str
     changed too, and its own users are not the shape under test)."""
     return {(a["path"], a["line"]): a["confidence"] for a in report["affected"]
             if a["depth"] == 1 and (target is None or target in a["because_of"])}
-
-
-def checked(make_repo, files: dict[str, str], path: str, old: str, new: str) -> dict:
-    repo = make_repo(files)
-    edit(repo, path, old, new)
-    return check_json(repo, "--depth", "1")
 
 
 # --- C++ -----------------------------------------------------------------------------------

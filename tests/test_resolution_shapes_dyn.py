@@ -6,21 +6,11 @@ conditional definitions, loop variables, operators and iterators."""
 from __future__ import annotations
 
 import pytest
-from conftest import check_json, edit
+from conftest import checked
+from conftest import direct_confidences as direct
 
 # Shapes not resolved yet (strict: the mark goes when the test passes).
 TODO = pytest.mark.xfail(strict=True, reason="issue 24: this shape is not resolved yet")
-
-
-def direct(report: dict) -> dict[tuple[str, int], str]:
-    return {(a["path"], a["line"]): a["confidence"] for a in report["affected"]
-            if a["depth"] == 1}
-
-
-def checked(make_repo, files: dict[str, str], path: str, old: str, new: str) -> dict:
-    repo = make_repo(files)
-    edit(repo, path, old, new)
-    return check_json(repo, "--depth", "1")
 
 
 # --- nested functions and closures -------------------------------------------------------

@@ -6,18 +6,12 @@ inherited method through a subclass instance (Python), a function passed and inv
 from __future__ import annotations
 
 import pytest
-from conftest import check_json, edit
+from conftest import checked
 
 
 def direct(report: dict) -> dict[tuple[str, int], tuple[str, str]]:
     return {(a["path"], a["line"]): (a["symbol"], a["confidence"]) for a in report["affected"]
             if a["depth"] == 1}
-
-
-def checked(make_repo, files: dict[str, str], path: str, old: str, new: str) -> dict:
-    repo = make_repo(files)
-    edit(repo, path, old, new)
-    return check_json(repo, "--depth", "1")
 
 
 @pytest.mark.parametrize(("files", "path", "old", "new", "expected"), [

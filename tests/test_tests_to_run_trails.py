@@ -62,9 +62,8 @@ UNITS = ("class A:\n    def scale(self):\n        return 1\n\n\n"
          "class B:\n    def scale(self):\n        return 2\n")
 
 
-def test_a_caller_reached_through_a_name_only_edge_leads_on_to_its_own_callers(repo):
-    # obj.scale() matches A.scale and B.scale by name only: the report stops at measure,
-    # and measure's callers lead to the one test that runs it.
+def _stage_scale_change_behind_a_passed_object(repo: Path) -> None:
+    """A.scale changed, reached from a test only through `measure(obj)`'s `obj.scale()`."""
     stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.use import report\n",
                  "app/units.py": UNITS,
                  "app/use.py": "from app.units import A\n\n\ndef measure(obj):\n"
@@ -74,6 +73,12 @@ def test_a_caller_reached_through_a_name_only_edge_leads_on_to_its_own_callers(r
                                       "    assert report() == 1\n"})
     git(repo, "commit", "-q", "-m", "units")
     stage(repo, {"app/units.py": UNITS.replace("return 1", "return 10")})
+
+
+def test_a_caller_reached_through_a_name_only_edge_leads_on_to_its_own_callers(repo):
+    # obj.scale() matches A.scale and B.scale by name only: the report stops at measure,
+    # and measure's callers lead to the one test that runs it.
+    _stage_scale_change_behind_a_passed_object(repo)
     sel = selection(repo)
     assert chains(sel) == {"tests/test_use.py::test_report": [
         "tests.test_use.test_report", "app.use.report", "app.use.measure", "app.units.A.scale"]}
@@ -213,15 +218,7 @@ def test_the_trails_keep_and_reuse_resolved_edges_and_select_the_same_tests(
     # The trail past obj.scale() resolves measure's callers, which the check itself never
     # asks about: those answers are kept in the edge cache like the check's own, and the
     # selection is the same with the cache off, on, and answered from it.
-    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.use import report\n",
-                 "app/units.py": UNITS,
-                 "app/use.py": "from app.units import A\n\n\ndef measure(obj):\n"
-                               "    return obj.scale()\n\n\ndef report():\n"
-                               "    return measure(A())\n",
-                 "tests/test_use.py": "from app import report\n\n\ndef test_report():\n"
-                                      "    assert report() == 1\n"})
-    git(repo, "commit", "-q", "-m", "units")
-    stage(repo, {"app/units.py": UNITS.replace("return 1", "return 10")})
+    _stage_scale_change_behind_a_passed_object(repo)
     monkeypatch.setenv(batch.EDGE_CACHE_ENV, "0")
     plain = selection(repo)
     monkeypatch.delenv(batch.EDGE_CACHE_ENV)
@@ -238,15 +235,7 @@ def test_the_trails_go_on_in_the_checks_open_index_with_its_resolved_references(
     # `tests` and a JSON `check` continue the trails in the check's own view, still open:
     # no second opening of the index, and no reference the check resolved resolved again
     # (the walk past obj.scale() resolves only measure's callers).
-    stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.use import report\n",
-                 "app/units.py": UNITS,
-                 "app/use.py": "from app.units import A\n\n\ndef measure(obj):\n"
-                               "    return obj.scale()\n\n\ndef report():\n"
-                               "    return measure(A())\n",
-                 "tests/test_use.py": "from app import report\n\n\ndef test_report():\n"
-                                      "    assert report() == 1\n"})
-    git(repo, "commit", "-q", "-m", "units")
-    stage(repo, {"app/units.py": UNITS.replace("return 1", "return 10")})
+    _stage_scale_change_behind_a_passed_object(repo)
     selection(repo)  # indexes the staged view
     monkeypatch.setenv(batch.EDGE_CACHE_ENV, "0")  # every answer worked out in this run
     opened, resolved = [], []
