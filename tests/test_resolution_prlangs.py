@@ -98,3 +98,105 @@ def test_a_callbacks_parameter_of_another_class_does_not_reach_the_changed_one(
     assert direct(report) == {}
     assert {(p["path"], p["line"]) for p in report["possible"]} == {
         ("uses.ts", _line(USES, "subscriber.next(value)"))}
+
+
+OPTION = "package p;\npublic class Option {\n  public String name() { return \"o\"; }\n}\n"
+GROUP = ("package p;\npublic class OptionGroup {\n"
+         "  public String getSelected() { return \"o\"; }\n}\n")
+COMMAND_LINE = """package p;
+
+import java.util.Properties;
+
+public class CommandLine {
+    private final Properties props = new Properties();
+    private String last;
+
+    public String get(final char c) {
+        return String.valueOf(c);
+    }
+
+    public String get(final String name) {
+        return get(resolve(name));
+    }
+
+    public String get(final Option option) {
+        return option.name();
+    }
+
+    public String get(final OptionGroup group) {
+        return get(group.getSelected());
+    }
+
+    private Option resolve(final String name) {
+        return new Option();
+    }
+
+    public String viaValueOf(final char c) {
+        return get(String.valueOf(c));
+    }
+
+    public String viaField() {
+        return get(last);
+    }
+
+    public String viaNew() {
+        return get(new Option());
+    }
+
+    public String viaLiteral() {
+        return get('x');
+    }
+
+    public String viaChar(final char c) {
+        return get(c);
+    }
+
+    public String viaUnknown() {
+        return get(props.getProperty("a"));
+    }
+}
+"""
+PARSER = """package p;
+
+public class Parser {
+    void process(final CommandLine cmd, final java.util.List<String> names) {
+        for (final String each : names) {
+            final String option = each.trim();
+            cmd.get(option);
+        }
+    }
+}
+"""
+JAVA_FILES = {"p/Option.java": OPTION, "p/OptionGroup.java": GROUP,
+              "p/CommandLine.java": COMMAND_LINE, "p/Parser.java": PARSER}
+
+
+def test_a_java_overload_of_one_arity_is_chosen_by_the_arguments_static_types(
+        make_repo) -> None:
+    """commons-cli 1.9.0 -> 1.10.0 renamed the parameters of `getOptionValue(char)` and its
+    String/Option/OptionGroup siblings: 9 of 32 depth-1 callers were calls of a sibling
+    (a String or Option parameter or local, `optionGroup.getSelected()`, `resolveOption(..)`,
+    precision 72%). A char literal or parameter calls the changed `get(char)`; an argument
+    of unknown type (`props.getProperty(..)`, a JDK method) stays its caller."""
+    report = checked(make_repo, JAVA_FILES, "p/CommandLine.java",
+                     "public String get(final char c) {\n        return String.valueOf(c);",
+                     "public String get(final char ch) {\n        return String.valueOf(ch);")
+    assert {(a["path"], a["symbol"].rsplit(".", 1)[-1]) for a in report["affected"]
+            if a["depth"] == 1} == {("p/CommandLine.java", "viaLiteral"),
+                                    ("p/CommandLine.java", "viaChar"),
+                                    ("p/CommandLine.java", "viaUnknown")}
+
+
+def test_a_java_call_with_a_string_argument_stays_a_caller_of_the_string_overload(
+        make_repo) -> None:
+    """The same calls when `get(String)` changes: the String arguments (a field, a local,
+    `String.valueOf`, `getSelected()`) call it, the char and Option ones do not."""
+    report = checked(make_repo, JAVA_FILES, "p/CommandLine.java",
+                     "public String get(final String name) {",
+                     "public String get(final String key) {\n        final String name = key;")
+    assert {(a["path"], a["symbol"].rsplit(".", 1)[-1]) for a in report["affected"]
+            if a["depth"] == 1} == {("p/CommandLine.java", "get"),
+                                    ("p/CommandLine.java", "viaValueOf"),
+                                    ("p/CommandLine.java", "viaField"),
+                                    ("p/CommandLine.java", "viaUnknown"),
+                                    ("p/Parser.java", "process")}
