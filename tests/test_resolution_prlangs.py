@@ -200,3 +200,93 @@ def test_a_java_call_with_a_string_argument_stays_a_caller_of_the_string_overloa
                                     ("p/CommandLine.java", "viaField"),
                                     ("p/CommandLine.java", "viaUnknown"),
                                     ("p/Parser.java", "process")}
+
+
+BUFFERS = """package p;
+
+public class Buffers {
+    abstract static class Buffer {
+        protected final char[] data;
+
+        Buffer(final char[] data) {
+            this.data = data;
+        }
+
+        Buffer(final int size) {
+            this.data = new char[size];
+        }
+    }
+
+    static final class Input extends Buffer {
+        Input(final char[] data) {
+            super(data);
+        }
+    }
+
+    static final class Output extends Buffer {
+        Output(final int size) {
+            super(size);
+        }
+    }
+}
+"""
+
+
+def test_a_java_super_call_runs_the_constructor_its_arguments_types_choose(make_repo) -> None:
+    """commons-codec 1.17.1 -> 1.17.2 (kept apart) changed ColognePhonetic's
+    `CologneBuffer(char[])`: the subclass calling `super(buffSize)` with `final int
+    buffSize` runs `CologneBuffer(int)`, and was an extra caller."""
+    report = checked(make_repo, {"p/Buffers.java": BUFFERS}, "p/Buffers.java",
+                     "Buffer(final char[] data) {\n            this.data = data;",
+                     "Buffer(final char[] chars) {\n            this.data = chars;")
+    assert {a["symbol"].rsplit(".", 2)[-2] for a in report["affected"]
+            if a["depth"] == 1} == {"Input"}
+
+
+PHONEME = """package p;
+
+public class Phoneme {
+    private final StringBuilder text = new StringBuilder();
+
+    public Phoneme append(final CharSequence sequence) {
+        text.append(sequence);
+        return this;
+    }
+}
+"""
+BUILDER = """package p;
+
+import java.util.List;
+import java.util.Set;
+
+public class Builder {
+    private final Set<Phoneme> phonemes;
+
+    Builder(final Set<Phoneme> phonemes) {
+        this.phonemes = phonemes;
+    }
+
+    public void append(final CharSequence str) {
+        phonemes.forEach(ph -> ph.append(str));
+    }
+
+    public void appendAll(final List<StringBuilder> builders, final CharSequence str) {
+        builders.forEach(b -> b.append(str));
+    }
+}
+"""
+
+
+def test_a_java_lambda_passed_to_for_each_takes_the_collections_item_class(
+        make_repo) -> None:
+    """commons-codec 1.17.1 -> 1.17.2 (kept apart) changed `Rule.Phoneme.append`, called
+    in `phonemes.forEach(ph -> ph.append(str))` with `Set<Rule.Phoneme> phonemes` a field:
+    a possible caller only, missed. The lambda over `List<StringBuilder>` (a JDK class)
+    calls no Phoneme."""
+    report = checked(make_repo, {"p/Phoneme.java": PHONEME, "p/Builder.java": BUILDER},
+                     "p/Phoneme.java", "append(final CharSequence sequence) {\n"
+                     "        text.append(sequence);",
+                     "append(final CharSequence chars) {\n        text.append(chars);")
+    assert direct(report) == {("p/Builder.java", _line(BUILDER, "ph.append")): "probable"}
+    assert ("p/Builder.java", _line(BUILDER, "b.append")) not in {
+        (p["path"], p["line"]) for p in report["affected"]}

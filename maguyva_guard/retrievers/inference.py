@@ -16,6 +16,7 @@ from maguyva_guard.records import (
 from maguyva_guard.retrievers import (
     ecmacontext,
     ecmatypes,
+    jvm,
     rustchains,
     rusttypes,
     scripting,
@@ -315,6 +316,10 @@ class Inference:
             # `operate((source, subscriber) => ...)`: the type the callee declares for it
             e = ecmacontext.contextual_type(self, path, items_in or scope, lines, var, hops)
             if e is not None:
+                return e
+        if language_of(path) == "java" and not raw and "forEach" in "".join(lines):
+            e = jvm.for_each_item(self, path, items_in or scope, lines, var, hops)
+            if e is not None:  # `items.forEach(x -> x.m())`: an item of `items`
                 return e
         loop = _LOOPS.get(language_of(path) or "", LOOP)
         for line in lines:

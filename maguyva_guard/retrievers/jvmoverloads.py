@@ -223,7 +223,15 @@ def other_overload(r: ResolverAPI, ref: Reference, target: Definition,
     if text is None or overloads.call_arguments(line, target.name) is None:
         return False
     args = [a.strip() for a in overloads._split(text) if a.strip()]
-    if not args:
+    return typed_elsewhere(r, ref, target, siblings, args, before)
+
+
+def typed_elsewhere(r: ResolverAPI, ref: Reference, target: Definition,
+                    siblings: list[Definition], args: list[str], before: list[str]) -> bool:
+    """Whether a call at `ref` with the arguments `args` (as written) is a sibling's by
+    their static types (`before`: the calling method's lines up to the call)."""
+    args = [a.strip() for a in args if a.strip()]
+    if not args or not siblings:
         return False
 
     def type_of(arg: str) -> str | None:
