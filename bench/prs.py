@@ -401,7 +401,8 @@ def render(results: list[DiffResult], meta: dict) -> str:
 
 def group(project: str) -> str:
     if project in COMPILED:
-        return f"{COMPILED[project][0].capitalize()} symbols vs " \
+        apart = " of the projects kept apart" if project in prlegs.APART else ""
+        return f"{COMPILED[project][0].capitalize()} symbols{apart} vs " \
             f"`{prlegs.oracle_name(project)}`"
     if project in APART:
         return "Python symbols of the projects kept apart vs jedi"
