@@ -104,6 +104,7 @@ class DiffResult:
     unscored: list[str] = field(default_factory=list)  # signature changes with no oracle
     misses: list[str] = field(default_factory=list)
     fixture_fn: int = 0  # missed callers of a changed pytest fixture: tests that request it
+    unnamed_fn: int = 0  # missed compiler callers whose errors' lines never name the method
     extras: list[str] = field(default_factory=list)
     error: str = ""
 
@@ -400,7 +401,8 @@ def render(results: list[DiffResult], meta: dict) -> str:
 
 def group(project: str) -> str:
     if project in COMPILED:
-        return f"{COMPILED[project][0].capitalize()} symbols vs " \
+        apart = " of the projects kept apart" if project in prlegs.APART else ""
+        return f"{COMPILED[project][0].capitalize()} symbols{apart} vs " \
             f"`{prlegs.oracle_name(project)}`"
     if project in APART:
         return "Python symbols of the projects kept apart vs jedi"
@@ -415,6 +417,12 @@ def pooled(title: str, results: list[DiffResult]) -> str:
     apart = (f" {fixtures} of the missed callers are tests that request a changed pytest "
              f"fixture by parameter name (without them: recall "
              f"{_pct(tp / (tp + fn - fixtures))})." if fixtures and tp + fn > fixtures else "")
+    unnamed = sum(r.unnamed_fn for r in results)
+    if unnamed and tp + fn > unnamed:
+        apart += (f" {unnamed} of the missed callers have no error on a line that names the "
+                  f"method: the compiler flags an instance of its class passed where an "
+                  f"interface it no longer fits is expected, no call (without them: recall "
+                  f"{_pct(tp / (tp + fn - unnamed))}).")
     return (f"Pooled depth-1 callers of signature-changed {title}: "
             f"precision {_pct(tp / (tp + fp) if tp + fp else None)}, "
             f"recall {_pct(tp / (tp + fn) if tp + fn else None)} "

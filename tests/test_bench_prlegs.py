@@ -80,3 +80,17 @@ def test_entries_map_to_enclosing_symbols_without_imports_or_the_definition(orac
     every, resolved = prlegs.answer(oracle, entries, "src.throttle.throttle", s)
     assert every == {Caller("src/use.ts", "use"), Caller("src/throttle.ts", "throttle2")}
     assert resolved == {Caller("src/use.ts", "use")}
+
+
+def test_callers_whose_error_lines_never_name_the_method_are_told_apart(oracle) -> None:
+    """tsc flags `use(value)` where an instance no longer fits an interface (structural
+    typing): that caller names no `throttle` on its error line, the calls do."""
+    s, _ = prlegs.scenario(oracle, {"path": "src/throttle.ts", "kind": "function",
+                                    "qualified_name": "src.throttle.throttle", "line_start": 1})
+    errors = {("src/throttle.ts", 6, "TS2554"), ("src/use.ts", 4, "TS2554"),
+              ("src/use.ts", 3, "TS2345")}
+    assert legcore.oracle(errors, s, oracle.leg.scopes) == {
+        Caller("src/throttle.ts", "throttle2"), Caller("src/use.ts", "use")}
+    assert prlegs.naming(oracle, errors, s) == {Caller("src/throttle.ts", "throttle2"),
+                                                Caller("src/use.ts", "use")}
+    assert prlegs.naming(oracle, {("src/use.ts", 3, "TS2345")}, s) == set()

@@ -41,7 +41,15 @@ from maguyva_guard.records import (
     Hit,
     Reference,
 )
-from maguyva_guard.retrievers import cfamsyntax, ecmatypes, fixtures, jvm, jvmsyntax, overloads
+from maguyva_guard.retrievers import (
+    cfamsyntax,
+    ecmatypes,
+    fixtures,
+    jvm,
+    jvmoverloads,
+    jvmsyntax,
+    overloads,
+)
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.ecmasyntax import ecma_implicit_calls, is_ecma_syntax_method
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
@@ -392,10 +400,15 @@ class GraphRetriever:
             return False
         lines = self.resolver.lines(ref.path)
         line = lines[ref.line - 1] if 0 < ref.line <= len(lines) else ""
-        caller = next((d for d in self.resolver.scope(ref.path).definitions
-                       if d.qualified_name == ref.scope and d.line_start <= ref.line), None)
+        # The overload that holds the call (overloads share their qualified name).
+        caller = max((d for d in self.resolver.scope(ref.path).definitions
+                      if d.qualified_name == ref.scope and d.line_start <= ref.line),
+                     key=lambda d: d.line_start, default=None)
         before = lines[caller.line_start - 1 : ref.line] if caller is not None else []
-        return overloads.other_overload(target, siblings, line, before)
+        if overloads.other_overload(target, siblings, line, before):
+            return True
+        return language_for(target.path) == "java" and jvmoverloads.other_overload(
+            self.resolver, ref, target, siblings, line, before)
 
     def subclasses(self, cls: Definition) -> Iterator[Definition]:
         """The classes whose base list names `cls`."""

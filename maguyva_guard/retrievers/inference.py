@@ -13,7 +13,15 @@ from maguyva_guard.records import (
     METHOD,
     Definition,
 )
-from maguyva_guard.retrievers import ecmatypes, rustchains, rusttypes, scripting, unions
+from maguyva_guard.retrievers import (
+    ecmacontext,
+    ecmatypes,
+    jvm,
+    rustchains,
+    rusttypes,
+    scripting,
+    unions,
+)
 from maguyva_guard.retrievers.edgecache import FILE
 from maguyva_guard.retrievers.resolution_base import (
     CLASS_KINDS,
@@ -305,6 +313,14 @@ class Inference:
                                                                hops + 1))
                 if e is not None:
                     return e
+            # `operate((source, subscriber) => ...)`: the type the callee declares for it
+            e = ecmacontext.contextual_type(self, path, items_in or scope, lines, var, hops)
+            if e is not None:
+                return e
+        if language_of(path) == "java" and not raw and "forEach" in "".join(lines):
+            e = jvm.for_each_item(self, path, items_in or scope, lines, var, hops)
+            if e is not None:  # `items.forEach(x -> x.m())`: an item of `items`
+                return e
         loop = _LOOPS.get(language_of(path) or "", LOOP)
         for line in lines:
             m = _pattern(loop, name).search(line) if "for" in line else None

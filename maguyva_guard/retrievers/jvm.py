@@ -23,7 +23,8 @@ from collections.abc import Iterator
 from typing import Final
 
 from maguyva_guard.records import CALL, FUNCTION, METHOD, Definition, Reference
-from maguyva_guard.retrievers.resolution_base import ResolverAPI
+from maguyva_guard.retrievers import jvmoverloads
+from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, Entity, ResolverAPI
 
 
 def is_constructor(d: Definition) -> bool:
@@ -186,6 +187,46 @@ def explicit_constructor_calls(resolver: ResolverAPI, target: Definition, cls: D
                     continue
                 found = _arguments(lines[number - 1], m.end())
                 arguments = None if found is None else len(found)
+                ref = Reference(d.path, target.name, CALL, number, d.qualified_name)
+                if found and jvmoverloads.typed_elsewhere(
+                        resolver, ref, target, others, found, lines[d.line_start - 1 : number]):
+                    break  # `super(size)` with `int size`: the `(int)` one, not `(char[])`
                 if fits(target, arguments) or not any(fits(o, arguments) for o in others):
-                    yield Reference(d.path, target.name, CALL, number, d.qualified_name)
+                    yield ref
                 break
+
+
+# `items.forEach(x -> ...)` / `this.items.forEach((x) -> ...)`: x is an item of `items`
+_FOR_EACH: Final = (r"(?<![\w.])(?:this\.)?(?P<items>[A-Za-z_]\w*)\.forEach\("
+                     r"\s*\(?\s*{name}\s*\)?\s*->")
+# `Set<Rule.Phoneme> items` (a field, parameter or local): a collection of one class
+_COLLECTION: Final = (r"(?<![\w.])(?:java\.util\.)?(?:Collection|Iterable|List|ArrayList|"
+                      r"LinkedList|Set|HashSet|LinkedHashSet|TreeSet|SortedSet|NavigableSet|"
+                      r"Queue|Deque|ArrayDeque)\s*<\s*(?:\?\s+extends\s+)?"
+                      r"(?P<item>[A-Za-z_][\w.]*)\s*>\s+{name}\s*[=;,)]")
+
+
+def for_each_item(r: ResolverAPI, path: str, fn: str, lines: list[str], var: str,
+                  hops: int) -> Entity | None:
+    """Java: an instance of the class of `var`, the parameter of a lambda passed to
+    `items.forEach(...)` where `items` is declared a collection of one class of the project
+    (commons-codec's `phonemes.forEach(ph -> ph.append(str))` with `Set<Rule.Phoneme>
+    phonemes`), in the function `fn` or as a field of its class (probable)."""
+    pattern = re.compile(_FOR_EACH.replace("{name}", re.escape(var)))
+    m = next((found for line in lines if (found := pattern.search(line))), None)
+    if m is None:
+        return None
+    declared = re.compile(_COLLECTION.replace("{name}", re.escape(m.group("items"))))
+    d = r.scope(path).by_qualified.get(fn)
+    cls = r.enclosing_class(path, fn)
+    where = [*(r.lines(path)[d.line_start - 1 : d.line_end] if d is not None else []),
+             *(r.lines(path)[cls.line_start - 1 : cls.line_end] if cls is not None else [])]
+    item = next((found.group("item") for line in where if (found := declared.search(line))),
+                None)
+    if item is None:
+        return None
+    e = r.resolve_expression(path, cls.qualified_name if cls is not None else fn, item,
+                             hops + 1)
+    if e is None or e.definition is None or e.definition.kind not in CLASS_KINDS:
+        return None
+    return Entity("instance", path=e.path, definition=e.definition, sure=False)
