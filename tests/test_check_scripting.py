@@ -1,14 +1,20 @@
-"""`maguyva-guard check` on real Ruby and PHP repositories: a signature change, a rename and a
+"""`maguyva-guard check` on real Ruby, PHP and Lua repositories: a signature change, a rename and a
 removal are each pinned to the symbol, with the callers the resolver finds."""
 
 from __future__ import annotations
 
 import pytest
 from conftest import callers, check_json, edit, git
+from test_graph_lua import LUA
 from test_graph_scripting import PHP, RUBY
 
 # language -> (files, path, old line, new signature line, renamed line, symbol, its caller)
 CASES = {
+    "lua": (
+        LUA, "shop/cart.lua", "function Cart.new(items)\n",
+        "function Cart.new(items, currency)\n", "function Cart.make(items)\n",
+        "shop.cart.Cart.new", ("shop/checkout.lua", "shop.checkout.run"),
+    ),
     "ruby": (
         RUBY, "lib/shop/cart.rb", "    def self.build(items)\n",
         "    def self.build(items, currency)\n", "    def self.assemble(items)\n",

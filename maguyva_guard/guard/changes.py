@@ -374,7 +374,8 @@ def _comment_markers(path: str) -> tuple[str, ...]:
     language = language_for(path)
     if language == "python":
         return ("#",)
-    if language is not None and LANGUAGES[language].generic:
+    if language is not None and (LANGUAGES[language].generic or language in LINE_COMMENTS):
+        # (Lua left the generic tier but keeps its `--`)
         return tuple(m for m in LINE_COMMENTS.get(language, ("//",)) if m != '"')
     return ("//",) if language else ("#", "//")
 

@@ -32,7 +32,9 @@ if TYPE_CHECKING:
 # A file, and the names still to look up inside it (importpaths.Target's fields).
 Found = tuple[str, tuple[str, ...]]
 
-SCRIPT_LANGUAGES: Final = frozenset({"ruby", "php"})
+# A bare name no import binds may be a global of another file (or a method of an object):
+# its same-named definitions, ambiguous. (Lua: luamods.py.)
+SCRIPT_LANGUAGES: Final = frozenset({"ruby", "php", "lua"})
 _CLASS_KINDS: Final = frozenset({CLASS, INTERFACE, TYPE})
 _RUBY_SUFFIXES: Final = (".rb", ".rake", ".gemspec", "Rakefile", "Gemfile")
 _PHP_RECEIVERS: Final = {"self": "self", "static": "self", "parent": "super"}
