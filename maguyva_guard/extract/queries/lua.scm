@@ -29,6 +29,16 @@
 (chunk (assignment_statement
   (variable_list . (identifier) @name .)
   (expression_list . (table_constructor) @body .)) @definition.class)
+; A capitalised top-level name bound to a class built by a call (`local Date = class()`) or
+; taken from another table (`local List = utils.stdmt.List`): the table its methods extend.
+(chunk (variable_declaration (assignment_statement
+  (variable_list . (identifier) @name .)
+  (expression_list . (function_call name: (_) @_callee) @body .))) @definition.class
+  (#match? @name "^[A-Z]") (#not-eq? @_callee "require"))
+(chunk (variable_declaration (assignment_statement
+  (variable_list . (identifier) @name .)
+  (expression_list . (dot_index_expression) @body .))) @definition.class
+  (#match? @name "^[A-Z]"))
 ; `{ f = function() end }`: a function field of a table
 (table_constructor (field name: (identifier) @name
   value: (function_definition (block)? @body)) @definition.function)
