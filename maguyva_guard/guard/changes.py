@@ -258,7 +258,8 @@ def _side(
     symbols = parse(blob, path) if data and not _is_binary(data) else None
     every = set(range(1, len(lines) + 1))
     noise = docstring_lines(data) if symbols and path.endswith(PYTHON_SUFFIXES) else set()
-    if symbols is not None and LANGUAGES[symbols.language].generic:
+    if symbols is not None and (LANGUAGES[symbols.language].generic
+                                or symbols.language in LINE_COMMENTS):  # Lua's `--` too
         starts = LINE_COMMENTS.get(symbols.language, ("//",))
         noise = {i for i, line in enumerate(lines, 1) if line.lstrip().startswith(starts)}
     return _Side(path, symbols, lines, every if changed is None else changed, noise)
