@@ -1,8 +1,9 @@
 """Callers across files in Lua: `require "a.b"` (a/b.lua, a/b/init.lua), the table a module
 returns (`return M`), functions of a module table (`function M.f`, `M.f = function`,
-`{ f = function() end }`), methods (`function M:m`) called on `self` and on instances built
-by `setmetatable({}, M)` or by a constructor that returns one (`M.new`). A receiver of
-unknown type, or a global no `require` binds, stays ambiguous."""
+`{ f = function() end }`), functions kept in locals (`local new = Cart.new`), methods
+(`function M:m`) called on `self` and on instances built by `setmetatable({}, M)` or by a
+constructor that returns one (`M.new`). A receiver of unknown type, or a global no
+`require` binds, stays ambiguous."""
 
 from __future__ import annotations
 
@@ -46,6 +47,12 @@ LUA = {
         "local function main(items)\n  checkout.run(items)\n  return greet()\nend\n\n"
         "return { show = show, main = main }\n"
     ),
+    "shop/fast.lua": (
+        'local Cart = require "shop.cart"\nlocal pricing = require "shop.pricing"\n'
+        "local new, rate = Cart.new, pricing.rate\n\n"
+        "local function quick(items)\n  return new(items), rate()\nend\n\n"
+        "return { quick = quick }\n"
+    ),
     "shop/globals.lua": "function greet()\n  return 'hi'\nend\n",
     "other/hello.lua": "local function hello()\n  return greet()\nend\n\nreturn hello\n",
     "other/invoice.lua": (
@@ -78,6 +85,10 @@ CASES = {
         ("shop/cart.lua", "shop.cart.round"), {"shop.cart.Cart.describe"}, set(), set()),
     "module returning a table literal": (
         ("shop/checkout.lua", "shop.checkout.run"), {"shop.report.main"}, set(), set()),
+    "functions kept in locals": (
+        ("shop/cart.lua", "shop.cart.Cart.new"), {"shop.fast.quick"}, set(), set()),
+    "a function kept in a local, of a table literal module": (
+        ("shop/pricing/init.lua", "shop.pricing.P.rate"), {"shop.fast.quick"}, set(), set()),
     "a global of a required file": (
         ("shop/globals.lua", "shop.globals.greet"), {"shop.report.main"}, set(), set()),
     "a global no require binds stays ambiguous": (

@@ -319,6 +319,8 @@ class Bindings:
             const = scripting.ruby_constant(self.source, scope, name)
             if const is not None:  # a constant of another file (autoloaded or required)
                 return Entity("definition", path=const.path, definition=const)
+        if bound is None and language_of(path) == "lua":  # `local f = utils.f` at the top
+            return luamods.aliased(self, path, name, hops)
         return bound
 
 

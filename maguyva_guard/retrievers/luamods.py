@@ -7,6 +7,8 @@
   table M (a class-like definition of lua.scm), so `x.f()` is M's `f`; a module that ends
   with `return { f = f }` or returns nothing stays the module itself, whose top-level
   functions are its members.
+- `local assert_arg = utils.assert_arg` (or `local map, reduce = seq.map, seq.reduce`) at
+  the top of a file keeps a function in a local: a bare `assert_arg(...)` calls it.
 - `local o = setmetatable({}, M)` (or `return setmetatable(o, M)`) is an instance of M:
   `o:m()` calls M's `m`. With `M.new` returning such a value (or `self` bound that way),
   `local c = Cart.new()` types `c` through Inference.return_type.
@@ -28,6 +30,8 @@ Found = tuple[str, tuple[str, ...]]
 
 _SOURCE_ROOTS: Final = ("", "lua/", "src/", "lib/")
 _RETURNED: Final = re.compile(r"return\s+([A-Za-z_]\w*)\s*;?\s*(?:--.*)?$")
+_ALIAS: Final = re.compile(r"local\s+([A-Za-z_][\w\s,]*?)\s*=\s*(.+?)\s*;?\s*(?:--.*)?$")
+_DOTTED: Final = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 # `setmetatable({...}, M)` / `setmetatable(o, { __index = M })` -> M
 METATABLE: Final = re.compile(
     r"\bsetmetatable\s*\(.*,\s*(?:\{\s*__index\s*=\s*)?([A-Za-z_][\w.]*)\s*\}?\s*\)")
@@ -71,6 +75,24 @@ def exported(r: ResolverAPI, path: str) -> Entity | None:
             return None
         d = r.scope(path).children.get(("", m.group(1)))
         return Entity("definition", path=path, definition=d) if d is not None else None
+    return None
+
+
+def aliased(r: ResolverAPI, path: str, name: str, hops: int) -> Entity | None:
+    """What a top-level `local name = a.b` (or `local x, name = a.x, a.name`) binds `name`
+    to, when the value is a dotted name the resolver settles; None otherwise."""
+    for line in r.lines(path):
+        if not line.startswith("local ") or name not in line:
+            continue
+        m = _ALIAS.match(line)
+        names = [n.strip() for n in m.group(1).split(",")] if m else []
+        if name not in names:
+            continue
+        values = [v.strip() for v in m.group(2).split(",")] if m else []
+        value = values[names.index(name)] if len(values) == len(names) else ""
+        if not _DOTTED.fullmatch(value):
+            return None  # a call, a literal, several values: not an alias
+        return r.resolve_expression(path, "", value, hops + 1)
     return None
 
 
