@@ -1,8 +1,7 @@
 """Lua: what `require` loads, what a module returns, and the tables `setmetatable` types.
 
-- `require "a.b"` loads a/b.lua or a/b/init.lua (package.path's usual `?.lua;?/init.lua`),
-  from the repository root or from a source folder (lua/, src/, lib/, or any one folder
-  whose path ends with the module's: a rock's sources under `<name>/`).
+- `require "a.b"` loads a/b.lua or a/b/init.lua: scripting.lua_require (importpaths.py
+  reads it, and must not import this module, which builds the resolver's entities).
 - A module returns one value: `return M` at its end binds `local x = require "a.b"` to the
   table M (a class-like definition of lua.scm), so `x.f()` is M's `f`; a module that ends
   with `return { f = f }` or returns nothing stays the module itself, whose top-level
@@ -25,32 +24,12 @@ if TYPE_CHECKING:
     from maguyva_guard.records import Definition
     from maguyva_guard.retrievers.resolution_base import Entity, ResolverAPI, SymbolSource
 
-# A file, and the names still to look up inside it (importpaths.Target's fields).
-Found = tuple[str, tuple[str, ...]]
-
-_SOURCE_ROOTS: Final = ("", "lua/", "src/", "lib/")
 _RETURNED: Final = re.compile(r"return\s+([A-Za-z_]\w*)\s*;?\s*(?:--.*)?$")
 _ALIAS: Final = re.compile(r"local\s+([A-Za-z_][\w\s,]*?)\s*=\s*(.+?)\s*;?\s*(?:--.*)?$")
 _DOTTED: Final = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 # `setmetatable({...}, M)` / `setmetatable(o, { __index = M })` -> M
 METATABLE: Final = re.compile(
     r"\bsetmetatable\s*\(.*,\s*(?:\{\s*__index\s*=\s*)?([A-Za-z_][\w.]*)\s*\}?\s*\)")
-
-
-def require_target(paths: frozenset[str], target: str) -> Found | None:
-    """The file `require(target)` loads: a/b.lua or a/b/init.lua under the root or a
-    source folder, else the one file whose path ends with it."""
-    stem = target.replace(".", "/")
-    wanted = (stem + ".lua", stem + "/init.lua")
-    for root in _SOURCE_ROOTS:
-        for name in wanted:
-            if root + name in paths:
-                return (root + name, ())
-    for name in wanted:
-        found = sorted(p for p in paths if p.endswith("/" + name))
-        if len(found) == 1:
-            return (found[0], ())
-    return None
 
 
 def globals_named(source: SymbolSource, name: str) -> tuple[Definition, ...]:
