@@ -27,13 +27,20 @@ from pathlib import Path
 if __name__ == "__main__":  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import tsleg  # noqa: E402
+from bench import managed, scriptleg, tsleg  # noqa: E402
 from bench.corpus import REPOS, ensure_repo  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "langs"
 PYTHON_CORPORA = (("requests", "2.32.3"), ("click", "8.1.7"))  # small, from PyPI
 TARGET_RATIO = 2.0
+# More real code for the languages whose one corpus alone could mislead (Scala's cats-core is
+# dense with implicits and type classes): plain libraries, as sources jars.
+EXTRA_SOURCES = (
+    ("scala-parser-combinators-2.3.0", "org/scala-lang/modules/scala-parser-combinators_3/"
+     "2.3.0/scala-parser-combinators_3-2.3.0-sources.jar"),
+    ("os-lib-0.9.1", "com/lihaoyi/os-lib_3/0.9.1/os-lib_3-0.9.1-sources.jar"),
+)
 SMALL = 1_000  # lines: fewer make no meaningful per-line figure
 MAX_BYTES = 1_000_000  # the indexer's default size limit: larger files are not parsed
 
@@ -120,6 +127,11 @@ def main(argv: list[str] | None = None) -> int:
     for name, version in PYTHON_CORPORA:
         ensure_repo(name, version)
     tsleg.ensure_repo()  # TypeScript: rxjs from npm
+    for project, jar in EXTRA_SOURCES:
+        managed.ensure_sources(project, jar)
+    for p in scriptleg.PROJECTS:
+        if p.suffix == ".lua":  # Lua: Debian packages that ship their sources
+            scriptleg.ensure_repo(p)
     repos = sorted(p for p in REPOS.iterdir() if (p / ".git").is_dir()) \
         if REPOS.is_dir() else []
     rows = measure_all(collect(repos), args.runs)

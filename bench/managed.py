@@ -73,6 +73,12 @@ MODULE = "<module>"
 
 def ensure_repo(language: str) -> Path:
     project, jar_path, _ = PROJECTS[language]
+    return ensure_sources(project, jar_path)
+
+
+def ensure_sources(project: str, jar_path: str) -> Path:
+    """A sources jar from Maven Central (or a PyPI sdist, an npm tarball) committed as a
+    git repository under bench/.cache/repos/<project>."""
     dest = REPOS / project
     if (dest / ".git").is_dir():
         return dest

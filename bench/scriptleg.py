@@ -1,9 +1,10 @@
-"""The Ruby and PHP leg (issue 19): hand verdicts as the oracle.
+"""The Ruby, PHP and Lua leg (issue 19): hand verdicts as the oracle.
 
-No Ruby or PHP toolchain is on this machine, and `ruby -c` / `php -l` only check syntax,
-so the oracle is a reader. `python bench/scriptleg.py collect` fetches two Debian packages
+No Ruby, PHP or Lua toolchain is on this machine, and `ruby -c` / `php -l` only check syntax,
+so the oracle is a reader. `python bench/scriptleg.py collect` fetches Debian packages
 that ship their sources (ruby-thor 1.2.1: Thor's `lib/`; php-symfony-console 5.4: Symfony's
-Console component), commits each into a git repository under bench/.cache/repos, and draws
+Console component; lua-penlight 1.13.1: Penlight's `pl/` modules), commits each into a git
+repository under bench/.cache/repos, and draws
 a seeded sample of methods whose name appears outside their definition. The change
 appends a required parameter to the definition only. For each one it records what
 maguyva-guard reports (`check --staged --format json`, depth-1 callers) and what
@@ -20,7 +21,7 @@ recall is a ceiling on what a textual search could find.
 `python bench/scriptleg.py score` scores both tools against the verdicts: precision,
 recall, and false-safe scenarios (a real caller exists, the tool reports none).
 
-    python bench/scriptleg.py collect [--scenarios 20] [--seed 1]
+    python bench/scriptleg.py collect [--scenarios 20] [--seed 1] [--project NAME]
     python bench/scriptleg.py score [--out bench/results]
 """
 
@@ -44,7 +45,7 @@ from bench import measure  # noqa: E402
 from bench.baselines import mg_bin  # noqa: E402
 from bench.corpus import CACHE, REPOS, _git, commit_as_repo  # noqa: E402
 from bench.scenarios import revert, scratch_clone  # noqa: E402
-from maguyva_guard.extract.languages import language_for  # noqa: E402
+from maguyva_guard.extract.languages import language_for, module_name  # noqa: E402
 from maguyva_guard.extract.symbols import extract  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -66,6 +67,9 @@ PROJECTS = (
             ".rb"),
     Project("symfony-console", "php-symfony-console=5.4.53+dfsg-0+deb12u1",
             "usr/share/php/Symfony/Component/Console", ".php"),
+    # The Lua 5.1 tree (the 5.2-5.4 trees link to the same files): `pl/utils.lua` is
+    # `require "pl.utils"`.
+    Project("penlight", "lua-penlight=1.13.1-3", "usr/share/lua/5.1", ".lua"),
 )
 
 
@@ -151,11 +155,18 @@ def run_mg(clone: Path, s: Scenario) -> dict[tuple[str, str], str]:
         raise RuntimeError(run.stderr)
     out: dict[tuple[str, str], str] = {}
     for entry in json.loads(run.stdout).get("affected", []):
-        key = (entry["path"], entry["symbol"])
+        key = (entry["path"], _local_name(entry["path"], entry["symbol"]))
         if entry.get("depth", 1) == 1 and key != (s.path, s.qualname):
             out[key] = "ambiguous" if "ambiguous" in (out.get(key), entry["confidence"]) \
                 else entry["confidence"]
     return out
+
+
+def _local_name(path: str, symbol: str) -> str:
+    """A reported symbol without its module prefix (Lua's "pl.xml.match" is "match" in
+    pl/xml.lua), as extract names the enclosing definitions of grep's hits."""
+    prefix = module_name(path, language_for(path) or "")
+    return symbol[len(prefix) + 1:] if prefix and symbol.startswith(prefix + ".") else symbol
 
 
 def run_grep(clone: Path, s: Scenario, defs, suffix: str) -> dict[tuple[str, str], list[int]]:
@@ -174,7 +185,10 @@ def run_grep(clone: Path, s: Scenario, defs, suffix: str) -> dict[tuple[str, str
 
 def collect(args: argparse.Namespace) -> int:
     rows = []
-    for p in PROJECTS:
+    chosen = [p for p in PROJECTS if args.project in (None, p.name)]
+    if args.project is not None and RAW.exists():  # keep the other projects' rows
+        rows = [r for r in json.loads(RAW.read_text())["rows"] if r["project"] != args.project]
+    for p in chosen:
         corpus = ensure_repo(p)
         files = [f for f in _git(["ls-files"], corpus).split() if language_for(f)]
         texts = {f: (corpus / f).read_text("utf-8", "replace") for f in files}
@@ -220,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     c = sub.add_parser("collect")
     c.add_argument("--scenarios", type=int, default=20)
     c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--project", choices=[p.name for p in PROJECTS], default=None)
     s = sub.add_parser("score")
     s.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args(argv)
@@ -230,7 +245,7 @@ def score(args: argparse.Namespace) -> int:
     raw = json.loads(RAW.read_text())
     verdicts = {(v["project"], v["scenario"], v["path"], v["symbol"]): v["real"]
                 for v in json.loads(VERDICTS.read_text())["verdicts"]}
-    lines = ["# Ruby and PHP leg: hand verdicts as the oracle", "",
+    lines = ["# Ruby, PHP and Lua leg: hand verdicts as the oracle", "",
              f"Seed {raw['seed']}; `python bench/scriptleg.py collect` then `score`. Truth: "
              "every candidate either tool reported, read and judged (bench/verified_scripts"
              ".json). Callers are (file, enclosing definition); depth 1 only.", "",

@@ -1,14 +1,21 @@
-"""`maguyva-guard check` on real Ruby and PHP repositories: a signature change, a rename and a
-removal are each pinned to the symbol, with the callers the resolver finds."""
+"""`maguyva-guard check` on real Ruby, PHP and Lua repositories: a signature change, a rename and a
+removal are each pinned to the symbol, with the callers the resolver finds; a Lua comment
+(`--`, also after code) is no change."""
 
 from __future__ import annotations
 
 import pytest
-from conftest import callers, check_json, edit, git
+from conftest import callers, check, check_json, edit, git
+from test_graph_lua import LUA
 from test_graph_scripting import PHP, RUBY
 
 # language -> (files, path, old line, new signature line, renamed line, symbol, its caller)
 CASES = {
+    "lua": (
+        LUA, "shop/cart.lua", "function Cart.new(items)\n",
+        "function Cart.new(items, currency)\n", "function Cart.make(items)\n",
+        "shop.cart.Cart.new", ("shop/checkout.lua", "shop.checkout.run"),
+    ),
     "ruby": (
         RUBY, "lib/shop/cart.rb", "    def self.build(items)\n",
         "    def self.build(items, currency)\n", "    def self.assemble(items)\n",
@@ -56,3 +63,11 @@ def test_removed_file_removes_its_symbols_and_keeps_their_callers(make_repo, lan
                if s["path"] == path}
     assert changes[symbol] == "removed"
     assert caller in callers(report)
+
+
+def test_a_lua_comment_is_no_change(make_repo):
+    repo = make_repo(LUA)
+    edit(repo, "shop/cart.lua", "function Cart:tax()\n  return 0\n",
+         "-- Taxes are added at checkout.\nfunction Cart:tax()\n  return 0 -- for now\n")
+    code, out, _ = check(repo)
+    assert code == 0 and "No callers affected" in out, out

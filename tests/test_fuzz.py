@@ -31,7 +31,7 @@ from maguyva_guard.records import REMOVED
 
 HANDWRITTEN = {"python": "py", "javascript": "js", "typescript": "ts", "tsx": "tsx", "go": "go",
                "rust": "rs", "java": "java", "ruby": "rb", "php": "php", "csharp": "cs",
-               "kotlin": "kt", "scala": "scala", "swift": "swift"}
+               "kotlin": "kt", "scala": "scala", "swift": "swift", "lua": "lua"}
 # Every language of the registry, the generic tier included: an extension each.
 EXTENSIONS = {**HANDWRITTEN, **{name: spec.extensions[0][1:] for name, spec in REGISTRY.items()
                                 if name not in HANDWRITTEN and spec.extensions}}
@@ -129,6 +129,13 @@ FRAGMENTS["ruby"] = (
     "def {n}(a, b = 1)\n  {m}(a)\nend\n", "class {n} < {m}\n  include {m}\n", "end\n",
     "module {n}\n  def self.{m}; end\nend\n", "require_relative '{n}'\n", "{n}.new({m})\n",
     "  def {n}(\n", "{n}::{m}.call\n", "=begin\n", "<<~EOS\n{n}\n", "class {n}::{m}; end\n",
+)
+FRAGMENTS["lua"] = (
+    "local {n} = {{}}\n{n}.__index = {n}\n", "function {n}.{m}(a, b)\n  return {m}(a)\nend\n",
+    "function {n}:{m}(...)\n  return self:{n}()\nend\n", "local function {n}(x) return x end\n",
+    "{n}.{m} = function(a) end\n", "local {n} = require(\"{m}.x\")\n", "require '{m}'\n",
+    "local {n} = {{ {m} = function() end, [1] = 2 }}\n", "return {n}\n", "function {n}(\n",
+    "local o = setmetatable({{}}, {n})\no:{m}()\n", "--[[ {n}\n", "end\n", "{n}[[\n",
 )
 FRAGMENTS["php"] = (
     "<?php\n", "namespace {n}\\{m};\n", "use {n}\\{m} as X;\n", "class {n} extends {m} {{\n",

@@ -25,7 +25,7 @@ GENERIC_NAMES = sorted(g.name for g in GENERIC)
 # Language families, each with one golden fixture (its first language): the golden pins
 # signatures, spans, chunks and references; the table below pins every language's names.
 FAMILIES = {
-    "scripting": ("lua", "luau", "perl", "tcl", "vim", "magik"),
+    "scripting": ("luau", "perl", "tcl", "vim", "magik"),
     "shells": ("bash", "fish", "powershell"),
     "beam": ("elixir", "erlang", "gleam"),
     "ml and haskell": ("haskell", "ocaml", "ocaml_interface", "elm", "purescript", "fsharp",
@@ -77,7 +77,6 @@ DEFINED = {
     "ispc": {'f', 'total'},
     "janet": {'helper', 'm', 'rate', 'total'},
     "julia": {'Shop.Item', 'Shop.Priced', 'Shop.helper', 'Shop.m', 'Shop.total'},
-    "lua": {'M.close', 'M.parse', 'helper', 'top'},
     "luau": {'M.parse', 'Point', 'helper'},
     "magik": {'cart.total'},
     "nim": {'Item', 'cost', 'each', 'helper', 'm', 't', 'total'},
@@ -133,22 +132,23 @@ def test_no_extension_is_claimed_twice_and_scm_stays_unclaimed():
     assert language_for("queries/python.scm") is None  # tree-sitter query files
 
 
-LUA = {
-    "lib/config.lua": (
+# Luau (Roblox's Lua; Lua itself is a resolved language now: test_graph_lua.py).
+LUAU = {
+    "lib/config.luau": (
         "local M = {}\n\nfunction M.parse(path)\n  return read(path)\nend\n\n"
         "function read(path)\n  return path\nend\n\nreturn M\n"
     ),
-    "app/main.lua": (
+    "app/main.luau": (
         "local config = require('lib.config')\n\nfunction run()\n"
         "  return config.parse('a')\nend\n\nfunction other()\n  return read('x')\nend\n"
     ),
-    "tests/test_config.lua": "function test_parse()\n  return run()\nend\n",
+    "tests/test_config.luau": "function test_parse()\n  return run()\nend\n",
     "tests/test_other.py": "def test_x():\n    assert True\n",
 }
 
 
 def test_a_generic_call_is_matched_by_name_and_never_more_than_ambiguous(make_repo):
-    repo = make_repo(LUA)
+    repo = make_repo(LUAU)
     with Store.open(repo) as store:
         indexer.update(store)
         (target,) = store.definitions(name="read")
@@ -158,9 +158,9 @@ def test_a_generic_call_is_matched_by_name_and_never_more_than_ambiguous(make_re
     assert found == {"lib.config.M.parse": AMBIGUOUS, "app.main.other": AMBIGUOUS}
 
 
-def test_check_pins_a_lua_signature_change_and_says_lower_bound(make_repo):
-    repo = make_repo(LUA)
-    edit(repo, "lib/config.lua", "function M.parse(path)", "function M.parse(path, strict)")
+def test_check_pins_a_luau_signature_change_and_says_lower_bound(make_repo):
+    repo = make_repo(LUAU)
+    edit(repo, "lib/config.luau", "function M.parse(path)", "function M.parse(path, strict)")
     report = check_json(repo)
     changes = {(s["qualified_name"], s["change"]) for s in report["changed_symbols"]}
     assert changes == {("lib.config.M.parse", "signature_changed")}
@@ -177,22 +177,22 @@ def test_check_pins_a_lua_signature_change_and_says_lower_bound(make_repo):
     assert entry["reason"] == "1 changed symbol; generic tier: callers matched by name only"
 
 
-def test_check_pins_a_lua_rename_and_a_removal(make_repo):
-    repo = make_repo(LUA)
-    edit(repo, "lib/config.lua", "function read(path)", "function load(path)")
+def test_check_pins_a_luau_rename_and_a_removal(make_repo):
+    repo = make_repo(LUAU)
+    edit(repo, "lib/config.luau", "function read(path)", "function load(path)")
     report = check_json(repo)
     (sym,) = report["changed_symbols"]
     assert (sym["change"], sym["old_name"], sym["name"]) == ("renamed", "read", "load")
     assert "app.main.other" in {a["symbol"] for a in report["possible"]}
-    git(repo, "rm", "-q", "-f", "lib/config.lua")
+    git(repo, "rm", "-q", "-f", "lib/config.luau")
     report = check_json(repo)
     removed = {s["qualified_name"] for s in report["changed_symbols"] if s["change"] == "removed"}
     assert removed == {"lib.config.M.parse", "lib.config.read"}
 
 
 def test_a_generic_tier_change_selects_every_test(make_repo, capsys):
-    repo = make_repo(LUA)
-    edit(repo, "lib/config.lua", "function M.parse(path)", "function M.parse(path, strict)")
+    repo = make_repo(LUAU)
+    edit(repo, "lib/config.luau", "function M.parse(path)", "function M.parse(path, strict)")
     with pytest.raises(SystemExit) as exit_info:
         main(["tests", "--repo", str(repo), "--format", "json"])
     assert exit_info.value.code == 0
@@ -202,7 +202,7 @@ def test_a_generic_tier_change_selects_every_test(make_repo, capsys):
 
 
 def test_a_comment_only_change_in_a_generic_file_raises_no_alarm(make_repo):
-    repo = make_repo(LUA)
-    edit(repo, "lib/config.lua", "local M = {}\n", "-- The configuration module.\nlocal M = {}\n")
+    repo = make_repo(LUAU)
+    edit(repo, "lib/config.luau", "local M = {}\n", "-- The configuration module.\nlocal M = {}\n")
     code, out, _ = check(repo)
     assert code == 0 and "No callers affected" in out

@@ -21,7 +21,7 @@ yaml yuck. Programming languages left out: groovy (the pack's grammar parses a c
 flat run of commands: no definition nodes), cobol (paragraphs carry no names in the tree),
 fsharp_signature (fails on plain `val` signatures), v (its `.v` is Verilog's), matlab (its
 `.m` is Objective-C's), netlinx (no sample to check a query against). C, C++, C#, Kotlin,
-Scala and Swift are resolved languages of their own.
+Scala, Swift and Lua are resolved languages of their own.
 """
 
 from __future__ import annotations
@@ -93,7 +93,6 @@ GENERIC: Final[tuple[Generic, ...]] = (
     Generic("ispc", (".ispc", ".isph")),
     Generic("janet", (".janet",)),
     Generic("julia", (".jl",)),
-    Generic("lua", (".lua",)),
     Generic("luau", (".luau",)),
     Generic("magik", (".magik",)),
     Generic("nim", (".nim", ".nims")),

@@ -17,6 +17,9 @@ Targets as produced (documented for the store and the graph):
 - ruby: `require "x"` / `require_relative "x"` / `load "x.rb"`: name "*", alias "" (the
   file's constants become visible), target "x" for require, "./x" for require_relative.
 - php: `use A\\B\\C as D` is name "C", target "A.B.C", alias "D" (dots for backslashes).
+- lua: `local x = require "a.b"` (or `x = require("a.b")`) is name "", target "a.b",
+  alias "x" (x is what the module returns); a bare `require "a.b"` is name "*", alias ""
+  (the globals it defines become visible).
 """
 
 from __future__ import annotations
@@ -265,6 +268,21 @@ def _php_path(value: str) -> str:
     return normalize(value).strip("\\").replace("\\", ".")
 
 
+def _lua(source: bytes, node: Node) -> list[ImportRef]:
+    if node.type == "function_call":
+        call, alias = node, ""
+    else:  # an assignment: `local x = require "a.b"`
+        names = next(c for c in node.named_children if c.type == "variable_list")
+        values = next(c for c in node.named_children if c.type == "expression_list")
+        call, alias = values.named_children[0], text(source, names.named_children[0])
+    args = call.child_by_field_name("arguments")
+    literal = args if args is not None and args.type == "string" else (
+        args.named_children[0] if args is not None and args.named_children else None)
+    if literal is None:
+        return []
+    return [ImportRef("" if alias else "*", _unquote(text(source, literal)), alias, node)]
+
+
 def _unquote(value: str) -> str:
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'`":
         return value[1:-1]
@@ -284,4 +302,5 @@ _READERS: Final[dict[str, Callable[[bytes, Node], list[ImportRef]]]] = {
     "c": _c,
     "ruby": _ruby,
     "php": _php,
+    "lua": _lua,
 }

@@ -92,6 +92,7 @@ LANGUAGES: Final[dict[str, LanguageSpec]] = {
                     filenames=("Rakefile", "Gemfile"), package_scope=True,
         ),
         LanguageSpec("php", "php", (".php",), "php.scm", "php"),
+        LanguageSpec("lua", "lua", (".lua",), "lua.scm", "lua"),
         # C#, Kotlin, Scala, Swift: names are qualified by path as in Java; their
         # namespaces, packages and modules are read by retrievers/namespaces.py.
         LanguageSpec("csharp", "csharp", (".cs",), "csharp.scm", "csharp"),
@@ -130,6 +131,7 @@ _FOLDER_FILES: Final[dict[str, frozenset[str]]] = {
     "typescript": frozenset({"index"}),
     "tsx": frozenset({"index"}),
     "rust": frozenset({"mod", "lib", "main"}),
+    "lua": frozenset({"init"}),  # `require "a.b"` loads a/b.lua or a/b/init.lua
 }
 
 # Languages whose names live in one namespace for the whole program, whatever the file

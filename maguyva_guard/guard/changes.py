@@ -258,7 +258,8 @@ def _side(
     symbols = parse(blob, path) if data and not _is_binary(data) else None
     every = set(range(1, len(lines) + 1))
     noise = docstring_lines(data) if symbols and path.endswith(PYTHON_SUFFIXES) else set()
-    if symbols is not None and LANGUAGES[symbols.language].generic:
+    if symbols is not None and (LANGUAGES[symbols.language].generic
+                                or symbols.language in LINE_COMMENTS):  # Lua's `--` too
         starts = LINE_COMMENTS.get(symbols.language, ("//",))
         noise = {i for i, line in enumerate(lines, 1) if line.lstrip().startswith(starts)}
     return _Side(path, symbols, lines, every if changed is None else changed, noise)
@@ -374,7 +375,8 @@ def _comment_markers(path: str) -> tuple[str, ...]:
     language = language_for(path)
     if language == "python":
         return ("#",)
-    if language is not None and LANGUAGES[language].generic:
+    if language is not None and (LANGUAGES[language].generic or language in LINE_COMMENTS):
+        # (Lua left the generic tier but keeps its `--`)
         return tuple(m for m in LINE_COMMENTS.get(language, ("//",)) if m != '"')
     return ("//",) if language else ("#", "//")
 

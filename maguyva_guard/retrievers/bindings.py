@@ -10,7 +10,7 @@ from maguyva_guard.records import (
     Definition,
     Reference,
 )
-from maguyva_guard.retrievers import rusttypes, scripting
+from maguyva_guard.retrievers import luamods, rusttypes, scripting
 from maguyva_guard.retrievers.edgecache import FILE
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES, PACKAGE_LANGUAGES
 from maguyva_guard.retrievers.resolution_base import (
@@ -141,6 +141,8 @@ class Bindings:
         if found is None:
             return None
         entity: Entity | None = Entity("module", path=found.location)
+        if language == "lua":  # `local x = require "m"`: the table m returns, if named
+            return luamods.exported(self, found.location) or entity
         members = found.members
         if language in JS_LANGUAGES and imp.name not in ("*", ""):
             if imp.name == "default":
@@ -317,6 +319,8 @@ class Bindings:
             const = scripting.ruby_constant(self.source, scope, name)
             if const is not None:  # a constant of another file (autoloaded or required)
                 return Entity("definition", path=const.path, definition=const)
+        if bound is None and language_of(path) == "lua":  # `local f = utils.f` at the top
+            return luamods.aliased(self, path, name, hops)
         return bound
 
 

@@ -9,7 +9,7 @@ name a file or a package folder in their own way:
 - Go: an import path ("github.com/acme/tasks/store") ends with a folder of the repository.
 - Java: "com.acme.store.Store" is a class in a file ending with com/acme/store/Store.java;
   "com.acme.store.*" is the folder.
-- Ruby and PHP: see scripting.py (require paths; PSR-4 autoloading).
+- Ruby, PHP and Lua: see scripting.py (require paths; PSR-4 autoloading).
 - Rust: "crate::store::Store" is an item of src/store.rs or src/store/mod.rs; `self::` and
   `super::` start from the importing file's module.
 
@@ -85,6 +85,8 @@ class ImportPaths:
             found = scripting.ruby_require(self.paths, importer, target)
         elif language == "php":
             found = scripting.php_class_file(self.paths, self.php_roots, target)
+        elif language == "lua":
+            found = scripting.lua_require(self.paths, target)
         return Target(*found) if found is not None else None
 
     def javascript(self, importer: str, spec: str) -> Target | None:

@@ -17,6 +17,7 @@ from maguyva_guard.retrievers import (
     ecmacontext,
     ecmatypes,
     jvm,
+    luamods,
     rustchains,
     rusttypes,
     scripting,
@@ -304,6 +305,11 @@ class Inference:
             written = scripting.php_declared_type(lines, needle)
             e = self.resolve_expression(path, scope, written, hops + 1) if written else None
             return _instance(e)
+        if language_of(path) == "lua" and not raw:  # `local o = setmetatable({}, M)`
+            for line in lines:
+                e = luamods.metatable_instance(self, path, scope, line, var, hops)
+                if e is not None:
+                    return e
         go = language_of(path) == "go"
         rust = language_of(path) == "rust"
         if language_of(path) in _ECMA and not raw:  # `const { x } = this`: this.x's type
@@ -531,6 +537,8 @@ class Inference:
             found = self.declared_return(fn, hops)
         elif language_of(fn.path) == "rust":
             found = rusttypes.declared_return(self, fn, hops)
+        elif language_of(fn.path) == "lua" and hops <= MAX_HOPS:
+            found = self._returned(fn, hops)
         elif language_of(fn.path) == "python" and hops <= MAX_HOPS:
             m = _RETURN_ANNOTATION.search(fn.signature)
             if m is not None and m.group(1).split(".")[-1] == "Self":  # `-> te.Self`
@@ -552,10 +560,13 @@ class Inference:
             if m is None:
                 continue
             value = m.group(1).strip()
-            if value in ("", "None"):  # a bare `return` or `return None` says nothing
+            if value in ("", "None", "nil"):  # a bare `return` or `return None` says nothing
                 continue
             callee = _whole_call(value)
-            if callee is not None:
+            if language_of(fn.path) == "lua" and callee == "setmetatable":
+                e = luamods.metatable_instance(self, fn.path, fn.qualified_name, line, None,
+                                               hops)
+            elif callee is not None:
                 e = self.called(self.callee(fn.path, fn.qualified_name, callee, hops + 1),
                                  hops + 1)
             elif value in SELF_NAMES:

@@ -17,7 +17,7 @@ from maguyva_guard.records import (
     Definition,
     Reference,
 )
-from maguyva_guard.retrievers import rustchains, rusttypes, scripting, unions
+from maguyva_guard.retrievers import luamods, rustchains, rusttypes, scripting, unions
 from maguyva_guard.retrievers.cfamily import resolve_c
 from maguyva_guard.retrievers.edgecache import DEFS
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
@@ -73,6 +73,8 @@ class Policy:
                 # Bound some way the index does not record (`const { f } = obj`, a
                 # parameter, a global): maybe an object's method of that name, never sure.
                 members = self.by_name(ref).definitions
+                if language == "lua":  # a global function of a file no `require` loads
+                    members += luamods.globals_named(self.source, ref.name)
                 return Resolution(members, AMBIGUOUS) if members else UNRESOLVED
             bound = _resolution(e)
             if bound.definitions and not bound.definitions[0].parent:

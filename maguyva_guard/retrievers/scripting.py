@@ -32,9 +32,12 @@ if TYPE_CHECKING:
 # A file, and the names still to look up inside it (importpaths.Target's fields).
 Found = tuple[str, tuple[str, ...]]
 
-SCRIPT_LANGUAGES: Final = frozenset({"ruby", "php"})
+# A bare name no import binds may be a global of another file (or a method of an object):
+# its same-named definitions, ambiguous. (Lua: luamods.py.)
+SCRIPT_LANGUAGES: Final = frozenset({"ruby", "php", "lua"})
 _CLASS_KINDS: Final = frozenset({CLASS, INTERFACE, TYPE})
 _RUBY_SUFFIXES: Final = (".rb", ".rake", ".gemspec", "Rakefile", "Gemfile")
+_LUA_ROOTS: Final = ("", "lua/", "src/", "lib/")
 _PHP_RECEIVERS: Final = {"self": "self", "static": "self", "parent": "super"}
 
 
@@ -102,6 +105,23 @@ def ruby_require(paths: frozenset[str], importer: str, target: str) -> Found | N
     suffix = "/lib/" + name
     found = sorted(p for p in paths if p.endswith(suffix))
     return (found[0], ()) if len(found) == 1 else None
+
+
+def lua_require(paths: frozenset[str], target: str) -> Found | None:
+    """The file Lua's `require(target)` loads: a/b.lua or a/b/init.lua (package.path's
+    usual `?.lua;?/init.lua`) under the root or a source folder (lua/, src/, lib/), else
+    the one file whose path ends with it (a rock's sources under `<name>/`)."""
+    stem = target.replace(".", "/")
+    wanted = (stem + ".lua", stem + "/init.lua")
+    for root in _LUA_ROOTS:
+        for name in wanted:
+            if root + name in paths:
+                return (root + name, ())
+    for name in wanted:
+        found = sorted(p for p in paths if p.endswith("/" + name))
+        if len(found) == 1:
+            return (found[0], ())
+    return None
 
 
 def composer_roots(text: str) -> list[tuple[str, str]]:

@@ -1,9 +1,0 @@
-; Lua (generic tier): definitions by tags, calls by name. Vocabulary: see ../python.scm.
-(function_declaration name: (identifier) @name body: (_)? @body) @definition.function
-(function_declaration name: (dot_index_expression table: (_) @qualifier field: (identifier) @name)
-  body: (_)? @body) @definition.function
-(function_declaration name: (method_index_expression table: (_) @qualifier method: (identifier) @name)
-  body: (_)? @body) @definition.function
-(function_call name: (identifier) @name) @reference.call
-(function_call name: (dot_index_expression field: (identifier) @name)) @reference.call
-(function_call name: (method_index_expression method: (identifier) @name)) @reference.call
