@@ -88,7 +88,7 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
         _by_import(p, c, reached, called, gate, c.qualified_name in trails.settled)
     _unanalysed(p, changed_paths, report)
     _by_string(p, report.changed_symbols, view.by_string)
-    _unfollowed(p, trails.unfollowed)
+    _unfollowed(p, trails.unfollowed, trails.bound)
     inherited(p)
     return TestSelection(() if p.run_all else _collapsed(p.picked), p.run_all, tuple(p.reasons))
 
@@ -323,12 +323,12 @@ def _by_string(p: Picker, changed: Sequence[ChangedSymbol],
                                               posixpath.dirname(path)))
 
 
-def _unfollowed(p: Picker, left: Sequence[Affected]) -> None:
-    """The trails the walk's bound left (testtrails.MAX_WALKS): whatever imports their
-    modules, through any module, may run them."""
+def _unfollowed(p: Picker, left: Sequence[Affected], bound: int) -> None:
+    """The trails the walk's count bound left (testtrails.MAX_WALKS; none are walked in
+    check's section): whatever imports their modules, through any module, may run them."""
     if not left:
         return
-    p.say(f"the walk past unresolved edges stopped at its bound of {testtrails.MAX_WALKS} trails: "
+    p.say(f"the walk past unresolved edges stopped at its bound of {bound} trails: "
           f"{len(left)} left unfollowed, the tests importing each run")
     for a in left:
         who = f"module-level code of {a.path}" if a.symbol == MODULE else a.symbol
