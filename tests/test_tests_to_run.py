@@ -280,16 +280,46 @@ def test_the_action_outputs_the_selection_on_one_line():
         "tests": "", "tests-run-all": "true"}
 
 
-def test_a_test_class_imported_by_another_test_module_selects_that_module_too(repo):
-    # pytest collects an imported test class again, and its subclasses inherit its tests.
+def test_a_test_class_imported_by_another_test_module_selects_its_tests_there_too(repo):
+    # pytest collects an imported test class again, and its subclasses inherit its tests;
+    # the importing module's other tests do not run the change.
     stage(repo, {"tests/__init__.py": "",
                  "tests/test_base.py": "from app import add\n\n\nclass TestAdd:\n"
                                        "    def test_it(self):\n        assert add(1, 1) == 2\n",
                  "tests/test_more.py": "from tests.test_base import TestAdd\n\n\n"
-                                       "class TestMore(TestAdd):\n    pass\n"})
+                                       "class TestMore(TestAdd):\n    pass\n\n\n"
+                                       "class TestDeeper(TestMore):\n    pass\n\n\n"
+                                       "def test_unrelated():\n    assert True\n",
+                 "tests/test_last.py": "from tests.test_more import TestMore\n\n\n"
+                                       "class TestLast(TestMore):\n    pass\n"})
     git(repo, "commit", "-q", "-m", "classes")
     stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
     ids = chains(selection(repo))
-    assert ids["tests/test_base.py::TestAdd::test_it"] == [
-        "tests.test_base.TestAdd.test_it", "app.core.add"]
+    base = ["tests.test_base.TestAdd.test_it", "app.core.add"]
+    assert ids["tests/test_base.py::TestAdd::test_it"] == base
+    assert ids["tests/test_more.py::TestAdd::test_it"] == ["tests.test_more.TestAdd.test_it",
+                                                          *base]
+    assert ids["tests/test_more.py::TestMore::test_it"] == [
+        "tests.test_more.TestMore.test_it", *base]
+    assert ids["tests/test_more.py::TestDeeper::test_it"] == [
+        "tests.test_more.TestDeeper.test_it", *base]
+    # imported from test_more in turn: collected there, and derived from
+    assert ids["tests/test_last.py::TestMore::test_it"][:2] == [
+        "tests.test_last.TestMore.test_it", "tests.test_more.TestMore.test_it"]
+    assert ids["tests/test_last.py::TestLast::test_it"][0] == "tests.test_last.TestLast.test_it"
+    assert not any(k.startswith("tests/test_more.py::test_unrelated") or
+                   k in ("tests/test_more.py", "tests/test_last.py") for k in ids)
+
+
+def test_a_test_module_importing_a_test_class_module_as_an_object_runs_whole(repo):
+    # `base.TestAdd` used some other way than as a base class: nothing tells which tests
+    # run it, so the importing module runs whole.
+    stage(repo, {"tests/__init__.py": "",
+                 "tests/test_base.py": "from app import add\n\n\nclass TestAdd:\n"
+                                       "    def test_it(self):\n        assert add(1, 1) == 2\n",
+                 "tests/test_more.py": "from tests import test_base\n\n\n"
+                                       "TestAgain = test_base.TestAdd\n"})
+    git(repo, "commit", "-q", "-m", "classes")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    ids = chains(selection(repo))
     assert ids["tests/test_more.py"] == ["tests/test_more.py", "tests/test_base.py"]

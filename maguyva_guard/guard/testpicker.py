@@ -183,25 +183,62 @@ def chain_text(test: SelectedTest) -> str:
 
 
 def inherited(p: Picker) -> None:
-    """A test class is collected again wherever another test module imports it (and runs in
-    its subclasses there): a selected method of a test class selects those modules whole,
-    and the same method of its subclasses in its own module."""
-    for t in list(p.picked.values()):
+    """A test class is collected again wherever a test module imports it by name, and its
+    tests run again in its subclasses (in its own module or one importing it): a selected
+    method of a test class selects the same method there (`test_timed.py` imports
+    TestSerializer and derives TestTimedSerializer from it: both run test_serializer's
+    selected tests), and those in turn wherever they are imported. A module that imports
+    the class's module itself (a module object: `mod.TestX` may be used any way) and
+    neither binds the class nor derives from it runs whole; one importing other names of
+    that module does not run the class."""
+    todo = list(p.picked.values())
+    done: set[str] = set()
+    while todo:
+        t = todo.pop()
         parts = t.id.split("::")
         tf = p.view.files.get(t.path)
-        if len(parts) != 3 or tf is None:
+        if len(parts) != 3 or tf is None or t.id in done:
             continue
-        for sub in subclasses(tf, parts[1]):
-            local = f"{sub}.{parts[2]}"
-            p.add(SelectedTest(f"{t.path}::{sub}::{parts[2]}", t.path,
-                               f"{tf.prefix}.{local}" if tf.prefix else local,
-                               (f"{tf.prefix}.{local}" if tf.prefix else local, *t.chain)))
-    with_classes = {t.path for t in p.picked.values() if t.id.count("::") >= 2}
-    for path in sorted(with_classes):
-        for importer in p.importers(path):
-            if importer != path:
-                p.file(importer, (importer, path),
-                       f"imports a test class of {path}: its tests run there too")
+        done.add(t.id)
+        cls, method = parts[1], parts[2]
+        for sub in subclasses(tf, cls):
+            todo += _again(p, tf, sub, method, t.chain, "")
+        for importer in p.importers(t.path):
+            if importer == t.path:
+                continue
+            itf = p.view.files[importer]
+            names = subclasses(itf, cls)
+            if _imports_name(p.view, itf, t.path, cls):
+                names.insert(0, cls)
+            reason = f"imports a test class of {t.path}: its tests run there too"
+            if not names and _imports_module(p.view, itf, t.path):
+                p.file(importer, (importer, t.path), reason)
+            for name in names:
+                todo += _again(p, itf, name, method, t.chain, reason)
+
+
+def _again(p: Picker, tf: TestFile, cls: str, method: str, chain: tuple[str, ...],
+           reason: str) -> list[SelectedTest]:
+    """`cls.method` of `tf` selected: a test inherited (or imported) from another class."""
+    local = f"{cls}.{method}"
+    qualified = f"{tf.prefix}.{local}" if tf.prefix else local
+    test = SelectedTest(f"{tf.path}::{cls}::{method}", tf.path, qualified,
+                        (qualified, *chain), reason)
+    return [test] if p.add(test) else []
+
+
+def _imports_module(view: TestView, importer: TestFile, path: str) -> bool:
+    """Whether `importer` binds the module at `path` itself (`import m`, `from p import m`)."""
+    modules = view.import_names.get(path, frozenset())
+    return any(t in modules for t in importer.imports)
+
+
+def _imports_name(view: TestView, importer: TestFile, path: str, name: str) -> bool:
+    """Whether `importer` binds `name` of the module at `path` (`from m import TestX`, or
+    `from m import *`): pytest then collects that class in `importer` too."""
+    modules = view.import_names.get(path, frozenset())
+    return any(t.rsplit(".", 1)[0] in modules and t.rsplit(".", 1)[-1] in (name, "*")
+               for t in importer.imports)
 
 
 def subclasses(tf: TestFile, name: str) -> list[str]:
