@@ -229,21 +229,39 @@ def test_a_special_method_runs_the_importers_of_its_module(repo):
                for r in sel["reasons"])
 
 
-def test_an_ambiguous_edge_runs_the_whole_test_file(repo):
-    # `obj.scale()` on a parameter of unknown type: two classes define scale (the file
-    # makes an A, so A.scale can run there: tests_to_run_dispatch).
-    stage(repo, {"app/units.py": "class A:\n    def scale(self):\n        return 1\n\n\n"
-                                 "class B:\n    def scale(self):\n        return 2\n",
-                 "tests/test_units.py": "from app.units import A\n\n\n"
-                                        "def helper(obj):\n    return obj.scale()\n\n\n"
-                                        "def test_scale():\n    assert helper(A()) == 1\n"})
+UNITS = ("class A:\n    def scale(self):\n        return 1\n\n\n"
+         "class B:\n    def scale(self):\n        return 2\n")
+UNITS_TESTS = ("from app.units import A, B\n\n\n"
+               "def helper(obj):\n    return obj.scale()\n\n\n"
+               "def test_scale():\n    assert helper(A()) == 1\n\n\n"
+               "def test_other():\n    assert helper(B()) == 2\n")
+
+
+def _stage_units(repo: Path, tests: str) -> dict:
+    """A.scale changed, reached from test_units.py through `obj.scale()` on a parameter of
+    unknown type: two classes define scale, a name-only edge."""
+    stage(repo, {"app/units.py": UNITS, "tests/test_units.py": tests})
     git(repo, "commit", "-q", "-m", "units")
-    stage(repo, {"app/units.py": "class A:\n    def scale(self):\n        return 10\n\n\n"
-                                 "class B:\n    def scale(self):\n        return 2\n"})
-    sel = selection(repo)
+    stage(repo, {"app/units.py": UNITS.replace("return 1", "return 10")})
+    return selection(repo)
+
+
+def test_an_ambiguous_edge_runs_the_whole_test_file(repo):
+    # An A made on import: any test of the file may hold one (tests_to_run_dispatch).
+    sel = _stage_units(repo, UNITS_TESTS + "\n\nSHARED = A()\n")
     units = [t for t in sel["tests"] if t["path"] == "tests/test_units.py"]
     assert units and units[0]["id"] == "tests/test_units.py"
     assert "ambiguous edge" in units[0]["reason"]
+
+
+def test_an_ambiguous_edge_runs_only_the_tests_of_its_file_that_can_hold_the_class(repo):
+    # Only test_scale names A: test_other makes the same call on a B, never A.scale.
+    sel = _stage_units(repo, UNITS_TESTS)
+    assert chains(sel) == {"tests/test_units.py::test_scale": [
+        "tests.test_units.test_scale", "tests.test_units.helper", "app.units.A.scale"]}
+    assert sel["tests"][0]["reason"] == (
+        "reached through an ambiguous edge, of its file only the tests that name the class "
+        "of an override on the chain")
 
 
 def test_check_json_and_markdown_carry_the_tests_to_run(repo):

@@ -49,6 +49,8 @@ class Picker:
     _walker: ImportReach | None = None
     # whether a test can run every hop of its chain (testdispatch.DispatchGate.allows)
     gate: Callable[[SelectedTest], bool] | None = None
+    # the tests of a file that alone can run a chain's hops (DispatchGate.narrowed)
+    narrow: Callable[[str, tuple[str, ...]], list[str] | None] | None = None
 
     def add(self, test: SelectedTest) -> bool:
         """Whether `test` may run the change (False: the gate turned it away)."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.extract.languages import LANGUAGES, language_for
@@ -69,7 +70,8 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
     """`trails`: callers past the report's name-only edges (testtrails.continue_trails)."""
     trails = trails or Trails()
     gate = DispatchGate(view, trails.hops)
-    p = Picker(view, continued=trails.continued, gate=gate.allows if trails.hops else None)
+    p = Picker(view, continued=trails.continued, gate=gate.allows if trails.hops else None,
+               narrow=gate.narrowed if trails.hops else None)
     _changed_files(p, changed_paths, report.changed_symbols)
     _fallbacks(p, report.fallbacks)
     reached: set[str] = set()
@@ -189,7 +191,14 @@ def _caller(p: Picker, a: Affected, depth: int) -> bool:
             return False  # a helper: its own callers are in the report, one level further
     why = "an ambiguous edge" if ambiguous else (
         "module-level code" if on_import else "the depth bound")
-    p.file(a.path, chain, f"reached through {why}: the whole file runs")
+    tests = None if on_import or p.narrow is None else p.narrow(a.path, chain)
+    if tests is None:
+        p.file(a.path, chain, f"reached through {why}: the whole file runs")
+        return True
+    for local in tests:  # (module-level code fails every test of the file: never narrowed)
+        t = node(tf, local, (f"{tf.prefix}.{local}" if tf.prefix else local, *chain))
+        p.add(replace(t, reason=f"reached through {why}, of its file only the tests that "
+                                "name the class of an override on the chain"))
     return True
 
 
