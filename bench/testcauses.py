@@ -19,6 +19,7 @@ OTHER: Final = "other"
 # (cause, words of the reason) in the order they are tried: the first match names it
 CAUSES: Final = (
     ("count bound", ("walk's bound",)),
+    ("narrowed to the class's tests", ("only the tests that name the class",)),
     ("ambiguous edge", ("ambiguous edge",)),
     ("depth bound", ("depth bound",)),
     ("module-level code", ("module-level", "module level", "when the module is imported")),
@@ -51,25 +52,28 @@ def shares(tests: list[tuple[str, str]], run_all: bool, suite: list[str]) -> dic
     if run_all:
         return {RUN_ALL: 1.0}
     whole = {tid: cause(reason) for tid, reason in tests if "::" not in tid}
-    single = {tid for tid, _ in tests if "::" in tid}
+    # a single test with a reason (an imported test class, a file narrowed to the tests
+    # that can hold a class): that reason's cause; without one, a call chain
+    single = {tid: cause(reason) if reason else CHAIN for tid, reason in tests if "::" in tid}
     counts: dict[str, int] = {}
     for t in suite:
         path = t.split("::", 1)[0]
-        if path in whole:
-            name = whole[path]
-        elif _picked(t, single):
-            name = CHAIN
-        else:
-            continue
-        counts[name] = counts.get(name, 0) + 1
+        name = whole.get(path) or _picked(t, single)
+        if name:
+            counts[name] = counts.get(name, 0) + 1
     return {name: round(n / len(suite), 4) for name, n in counts.items()}
 
 
-def _picked(test: str, single: set[str]) -> bool:
-    base = test.split("[", 1)[0]
-    parts = base.split("::")
-    return test in single or any("::".join(parts[:i]) in single
-                                 for i in range(2, len(parts) + 1))
+def _picked(test: str, single: dict[str, str]) -> str | None:
+    """The cause of the selected id covering `test` (itself, or its class's)."""
+    if test in single:
+        return single[test]
+    parts = test.split("[", 1)[0].split("::")
+    for i in range(len(parts), 1, -1):
+        name = single.get("::".join(parts[:i]))
+        if name:
+            return name
+    return None
 
 
 def table(results: list[dict[str, Any]]) -> list[str]:
