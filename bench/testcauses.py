@@ -78,19 +78,20 @@ def _picked(test: str, single: dict[str, str]) -> str | None:
 
 def table(results: list[dict[str, Any]]) -> list[str]:
     """Per project: the mean share of the suite each cause selects (over the mutants not
-    timed out), and in how many mutants it alone selects more than 20% of the suite."""
-    head = ["| project | " + " | ".join(c for c in ORDER) + " |",
-            "|---|" + "---|" * len(ORDER)]
-    rows = []
+    timed out), and in how many mutants it alone selects more than 20% of the suite. A
+    cause no project met has no column."""
+    values: dict[str, dict[str, list[float]]] = {}
     for res in results:
         scored = [r for r in res["mutants"] if not r["timed_out"] and "causes" in r["guard"]]
-        if not scored:
-            continue
-        cells = []
-        for c in ORDER:
-            values = [r["guard"]["causes"].get(c, 0.0) for r in scored]
-            big = sum(1 for v in values if v > 0.2)
-            cells.append("" if not any(values) else
-                         f"{statistics.mean(values):.1%} ({big})")
-        rows.append(f"| {res['project']} | " + " | ".join(cells) + " |")
-    return [*head, *rows] if rows else []
+        if scored:
+            values[res["project"]] = {c: [r["guard"]["causes"].get(c, 0.0) for r in scored]
+                                      for c in ORDER}
+    met = [c for c in ORDER if any(any(v[c]) for v in values.values())]
+    if not values:
+        return []
+    out = ["| project | " + " | ".join(met) + " |", "|---|" + "---|" * len(met)]
+    for project, v in values.items():
+        cells = [f"{statistics.mean(v[c]):.1%} ({sum(1 for x in v[c] if x > 0.2)})"
+                 if any(v[c]) else "" for c in met]
+        out.append(f"| {project} | " + " | ".join(cells) + " |")
+    return out
