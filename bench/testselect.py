@@ -13,6 +13,7 @@ import shutil
 import statistics
 import subprocess
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 from bench import corpus, mutants, testcauses, testsuite
@@ -46,12 +47,14 @@ def guard(work: Path, check: bool = False) -> tuple[list[tuple[str, str]], bool,
 
     depth = load_config(work).depth if check else tests.TESTS_DEPTH
     views = _TimedViews()
-    t0 = time.perf_counter()
-    result = impact.check(str(work), depth=depth, after=views)
-    t1 = time.perf_counter()
-    s = tests.selection_for(str(work), result, views.view, base=None, head=None,
-                            depth=depth, max_walks=tests.CHECK_WALKS if check else None)
-    t2 = time.perf_counter()
+    with ExitStack() as hold:  # as the commands do: the index open until tests are chosen
+        t0 = time.perf_counter()
+        result = impact.check(str(work), depth=depth, after=views, hold=hold)
+        t1 = time.perf_counter()
+        s = tests.selection_for(str(work), result, views.view, base=None, head=None,
+                                depth=depth, session=views.inner.session,
+                                max_walks=tests.CHECK_WALKS if check else None)
+        t2 = time.perf_counter()
     return [(t.id, t.reason) for t in s.tests], s.run_all, t2 - t0, list(s.reasons), \
         t2 - t1 + views.seconds
 
