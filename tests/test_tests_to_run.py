@@ -329,6 +329,50 @@ def test_a_test_class_imported_by_another_test_module_selects_its_tests_there_to
                    k in ("tests/test_more.py", "tests/test_last.py") for k in ids)
 
 
+BASE_WITH_CONSTANT = ("from app import add\n\nVALUE = add(1, 1)\n\n\n"
+                      "def helper():\n    return 2\n\n\nclass TestAdd:\n"
+                      "    def test_it(self):\n        assert helper() == 2\n")
+
+
+def test_a_test_module_selected_whole_selects_its_classes_where_they_are_imported(repo):
+    # test_base.py runs whole (add is called on import); test_more.py collects TestAdd
+    # again and derives TestMore from it, and imports test_base, which calls add on
+    # import: its tests fail with it, so it runs whole too.
+    stage(repo, {"tests/__init__.py": "",
+                 "tests/test_base.py": BASE_WITH_CONSTANT,
+                 "tests/test_more.py": "from tests.test_base import TestAdd\n\n\n"
+                                       "class TestMore(TestAdd):\n    pass\n\n\n"
+                                       "def test_unrelated():\n    assert True\n"})
+    git(repo, "commit", "-q", "-m", "classes")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    tests = {t["id"]: t["reason"] for t in selection(repo)["tests"]}
+    assert tests["tests/test_base.py"] == "reached through module-level code: the whole file runs"
+    assert tests["tests/test_more.py"] == ("imports tests/test_base.py, whose module-level code "
+                                           "runs the change on import: the whole file runs")
+
+
+def test_a_test_module_selected_whole_selects_only_its_classes_in_a_subclassing_module(repo):
+    # test_base.py runs whole (a helper at the depth bound); test_more.py imports only
+    # TestAdd from it: TestAdd and TestMore run there, test_unrelated does not.
+    stage(repo, {"tests/__init__.py": "",
+                 "tests/test_base.py": "from app import total\n\n\ndef helper():\n"
+                                       "    return total([1])\n\n\nclass TestAdd:\n"
+                                       "    def test_it(self):\n        assert helper() == 1\n",
+                 "tests/test_more.py": "from tests.test_base import TestAdd\n\n\n"
+                                       "class TestMore(TestAdd):\n    pass\n\n\n"
+                                       "def test_unrelated():\n    assert True\n"})
+    git(repo, "commit", "-q", "-m", "classes")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    ids = chains(selection(repo, "--depth", "2"))
+    assert ids["tests/test_base.py"][0] == "tests.test_base.helper"
+    assert ids["tests/test_more.py::TestAdd"][:2] == ["tests.test_more.TestAdd",
+                                                      "tests.test_base.helper"]
+    assert ids["tests/test_more.py::TestMore"][:2] == ["tests.test_more.TestMore",
+                                                       "tests.test_base.helper"]
+    assert not any(k.startswith("tests/test_more.py::test_unrelated") or k == "tests/test_more.py"
+                   for k in ids)
+
+
 def test_a_test_module_importing_a_test_class_module_as_an_object_runs_whole(repo):
     # `base.TestAdd` used some other way than as a base class: nothing tells which tests
     # run it, so the importing module runs whole.

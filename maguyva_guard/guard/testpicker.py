@@ -185,46 +185,59 @@ def chain_text(test: SelectedTest) -> str:
 
 
 def inherited(p: Picker) -> None:
-    """A test class is collected again wherever a test module imports it by name, and its
-    tests run again in its subclasses (in its own module or one importing it): a selected
-    method of a test class selects the same method there (`test_timed.py` imports
-    TestSerializer and derives TestTimedSerializer from it: both run test_serializer's
-    selected tests), and those in turn wherever they are imported. A module that imports
-    the class's module itself (a module object: `mod.TestX` may be used any way) and
-    neither binds the class nor derives from it runs whole; one importing other names of
-    that module does not run the class."""
+    """A test class or function is collected again wherever a test module imports it by
+    name, and a class's tests run again in its subclasses (in its own module or one
+    importing it): a selected test of a class selects the same test there (`test_timed.py`
+    imports TestSerializer and derives TestTimedSerializer from it: both run
+    test_serializer's selected tests), a test module selected whole selects each of its
+    top-level classes and test functions there, and those in turn wherever they are
+    imported. A module that imports the test module itself (a module object: `mod.TestX`
+    may be used any way) and neither binds the name nor derives from it runs whole; one
+    importing other names of that module does not run it."""
     todo = list(p.picked.values())
     done: set[str] = set()
     while todo:
         t = todo.pop()
         parts = t.id.split("::")
         tf = p.view.files.get(t.path)
-        if len(parts) != 3 or tf is None or t.id in done:
+        if tf is None or tf.language != "python" or len(parts) > 3 or t.id in done:
             continue
         done.add(t.id)
-        cls, method = parts[1], parts[2]
-        for sub in subclasses(tf, cls):
-            todo += _again(p, tf, sub, method, t.chain, "")
+        method = parts[2] if len(parts) == 3 else None
+        if len(parts) == 1:  # the whole module: its subclasses there run already
+            names = [d.name for d in tf.definitions if not d.parent and (
+                d.kind == CLASS or is_test_name(d.name, tf.language))]
+        else:
+            names = [parts[1]]
+            for sub in subclasses(tf, parts[1]) if method else ():
+                todo += _again(p, tf, sub, method, t.chain, "")
         for importer in p.importers(t.path):
-            if importer == t.path:
-                continue
-            itf = p.view.files[importer]
-            names = subclasses(itf, cls)
-            if _imports_name(p.view, itf, t.path, cls):
-                names.insert(0, cls)
-            reason = f"imports a test class of {t.path}: its tests run there too"
-            if not names and _imports_module(p.view, itf, t.path):
-                p.file(importer, (importer, t.path), reason)
-            for name in names:
-                todo += _again(p, itf, name, method, t.chain, reason)
+            if importer != t.path:
+                todo += _elsewhere(p, t, p.view.files[importer], names, method)
 
 
-def _again(p: Picker, tf: TestFile, cls: str, method: str, chain: tuple[str, ...],
+def _elsewhere(p: Picker, t: SelectedTest, itf: TestFile, names: list[str],
+               method: str | None) -> list[SelectedTest]:
+    """`t`'s tests (`names` of its module, `method` of them) where `itf` imports them."""
+    reason = f"imports a test class of {t.path}: its tests run there too"
+    again: list[SelectedTest] = []
+    for name in names:
+        found = subclasses(itf, name)
+        if _imports_name(p.view, itf, t.path, name):
+            found.insert(0, name)
+        for cls in found:
+            again += _again(p, itf, cls, method, t.chain, reason)
+    if not again and _imports_module(p.view, itf, t.path):
+        p.file(itf.path, (itf.path, t.path), reason)
+    return again
+
+
+def _again(p: Picker, tf: TestFile, name: str, method: str | None, chain: tuple[str, ...],
            reason: str) -> list[SelectedTest]:
-    """`cls.method` of `tf` selected: a test inherited (or imported) from another class."""
-    local = f"{cls}.{method}"
+    """`name` (`.method`) of `tf` selected: a test inherited or imported from elsewhere."""
+    local = f"{name}.{method}" if method else name
     qualified = f"{tf.prefix}.{local}" if tf.prefix else local
-    test = SelectedTest(f"{tf.path}::{cls}::{method}", tf.path, qualified,
+    test = SelectedTest(f"{tf.path}::{local.replace('.', '::')}", tf.path, qualified,
                         (qualified, *chain), reason)
     return [test] if p.add(test) else []
 

@@ -194,6 +194,10 @@ def _caller(p: Picker, a: Affected, depth: int) -> bool:
     tests = None if on_import or p.narrow is None else p.narrow(a.path, chain)
     if tests is None:
         p.file(a.path, chain, f"reached through {why}: the whole file runs")
+        if on_import:  # it runs wherever the test module is imported too
+            for path in p.reach(a.path):
+                p.file(path, (path, *chain), f"imports {a.path}, whose module-level code "
+                       "runs the change on import: the whole file runs")
         return True
     for local in tests:  # (module-level code fails every test of the file: never narrowed)
         t = node(tf, local, (f"{tf.prefix}.{local}" if tf.prefix else local, *chain))
