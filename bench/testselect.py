@@ -13,9 +13,10 @@ import shutil
 import statistics
 import subprocess
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
-from bench import corpus, mutants, testsuite
+from bench import corpus, mutants, testcauses, testsuite
 from bench.testsuite import Project
 
 OUT = corpus.CACHE / "tests-select"
@@ -33,21 +34,29 @@ def _clone(project: Project) -> Path:
     return work
 
 
-def guard(work: Path) -> tuple[list[str], bool, float, list[str], float]:
-    """maguyva-guard's selection of the staged change: ids, run_all, seconds (the whole
-    command: index update, impact to depth 8, selection), reasons, and the seconds of the
-    selection step alone (reading the tests' view of the index, then the rules)."""
+def guard(work: Path, check: bool = False) -> tuple[list[tuple[str, str]], bool, float,
+                                                   list[str], float]:
+    """maguyva-guard's selection of the staged change: (id, reason) of each test, run_all,
+    seconds (the whole command: index update, impact to depth 8, selection), reasons, and
+    the seconds of the selection step alone (reading the tests' view of the index, then
+    the rules). `check`: the section `check --format json` reports instead (the
+    configured depth, no trail walked past it)."""
     from maguyva_guard.commands import tests
+    from maguyva_guard.config import load_config
     from maguyva_guard.guard import impact
 
+    depth = load_config(work).depth if check else tests.TESTS_DEPTH
     views = _TimedViews()
-    t0 = time.perf_counter()
-    result = impact.check(str(work), depth=tests.TESTS_DEPTH, after=views)
-    t1 = time.perf_counter()
-    s = tests.selection_for(str(work), result, views.view, base=None, head=None,
-                            depth=tests.TESTS_DEPTH)
-    t2 = time.perf_counter()
-    return [t.id for t in s.tests], s.run_all, t2 - t0, list(s.reasons), t2 - t1 + views.seconds
+    with ExitStack() as hold:  # as the commands do: the index open until tests are chosen
+        t0 = time.perf_counter()
+        result = impact.check(str(work), depth=depth, after=views, hold=hold)
+        t1 = time.perf_counter()
+        s = tests.selection_for(str(work), result, views.view, base=None, head=None,
+                                depth=depth, session=views.inner.session,
+                                max_walks=tests.CHECK_WALKS if check else None)
+        t2 = time.perf_counter()
+    return [(t.id, t.reason) for t in s.tests], s.run_all, t2 - t0, list(s.reasons), \
+        t2 - t1 + views.seconds
 
 
 class _TimedViews:
@@ -142,12 +151,15 @@ def run_project(project: Project, with_testmon: bool) -> dict:  # type: ignore[t
         path.write_text(mutant.apply(original), encoding="utf-8")
         subprocess.run(["git", "add", m["path"]], cwd=work, check=True)
         try:
-            ids, run_all, seconds, reasons, select_s = guard(work)
             row = {"key": m["key"], "failed": m["failed"], "timed_out": m["timed_out"],
-                   "guard": _score(ids, run_all, m["failed"], suite) | {
-                       "seconds": round(seconds, 3), "select_seconds": round(select_s, 3),
-                       "run_all": run_all, "reasons": reasons, "ids": ids},
                    "picked": _score(picked(m["path"], suite_files), False, m["failed"], suite)}
+            for name, check in (("guard", False), ("check", True)):
+                tests, run_all, seconds, reasons, select_s = guard(work, check)
+                ids = [tid for tid, _ in tests]
+                row[name] = _score(ids, run_all, m["failed"], suite) | {
+                    "seconds": round(seconds, 3), "select_seconds": round(select_s, 3),
+                    "run_all": run_all, "reasons": reasons, "ids": ids,
+                    "causes": testcauses.shares(tests, run_all, suite)}
             if use_testmon:
                 ran, tm_seconds = testmon(work, project)
                 row["testmon"] = _score(ran, False, m["failed"], suite) | {
@@ -157,7 +169,8 @@ def run_project(project: Project, with_testmon: bool) -> dict:  # type: ignore[t
             path.write_text(original, encoding="utf-8")
         rows.append(row)
         print(f"{project.label} {m['key']}: guard recall {row['guard']['recall']} share "
-              f"{row['guard']['share']:.2f} {seconds:.2f} s", flush=True)
+              f"{row['guard']['share']:.2f} {row['guard']['seconds']:.2f} s; check section "
+              f"recall {row['check']['recall']} share {row['check']['share']:.2f}", flush=True)
     return {"project": project.label, "suite": len(suite), "mutants": rows}
 
 
@@ -194,7 +207,7 @@ def _compact(results: list[dict]) -> list[dict]:  # type: ignore[type-arg]
         rows = []
         for r in res["mutants"]:
             row = {"key": r["key"], "failed": len(r["failed"]), "timed_out": r["timed_out"]}
-            for name in ("guard", "picked", "testmon"):
+            for name in ("guard", "check", "picked", "testmon"):
                 if name in r:
                     sel = {k: v for k, v in r[name].items() if k not in ("ids", "missed")}
                     row[name] = sel | {"missed": r[name]["missed"][:5]}

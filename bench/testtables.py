@@ -5,8 +5,11 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-SELECTORS = (("guard", "maguyva-guard tests"), ("picked", "pytest-picked style"),
-             ("testmon", "pytest-testmon"))
+from bench import testcauses
+
+SELECTORS = (("guard", "maguyva-guard tests"),
+             ("check", "check's section (its depth, no trails)"),
+             ("picked", "pytest-picked style"), ("testmon", "pytest-testmon"))
 WORST = 12
 
 
@@ -45,6 +48,18 @@ def _row(name: str, label: str, s: dict[str, Any]) -> str:
             f"{s['run_all']} | {secs} |")
 
 
+def _misses(results: list[dict[str, Any]], key: str) -> list[str]:
+    misses = [(res["project"], r) for res in results for r in res["mutants"]
+              if r["failed"] and key in r and r[key]["missed"]]
+    misses.sort(key=lambda pr: -len(pr[1][key]["missed"]))
+    out = []
+    for project, r in misses[:WORST]:
+        m = r[key]["missed"]
+        out.append(f"- {project} `{r['key']}`: {len(m)} of {len(r['failed'])} missed, "
+                   f"e.g. `{m[0]}`")
+    return out or ["- none"]
+
+
 def markdown(results: list[dict[str, Any]]) -> str:
     out = ["| project | selector | mutants | failing tests | recall | mutants with a miss |"
            " median share | p90 share | run all | median s (selection step) |",
@@ -60,16 +75,14 @@ def markdown(results: list[dict[str, Any]]) -> str:
         s = _stats(pooled.get(key, []), key)
         if s is not None:
             out.append(_row("**all**", f"**{label}**", s))
-    out += ["", "Worst misses of maguyva-guard (failing tests it did not select):", ""]
-    misses = [(res["project"], r) for res in results for r in res["mutants"]
-              if r["failed"] and r["guard"]["missed"]]
-    misses.sort(key=lambda pr: -len(pr[1]["guard"]["missed"]))
-    for project, r in misses[:WORST]:
-        m = r["guard"]["missed"]
-        out.append(f"- {project} `{r['key']}`: {len(m)} of {len(r['failed'])} missed, "
-                   f"e.g. `{m[0]}`")
-    if not misses:
-        out.append("- none")
+    for key, label in SELECTORS[:2]:
+        out += ["", f"Worst misses of {label} (failing tests it did not select):", ""]
+        out += _misses(results, key)
+    out += ["", "Why the selection of `maguyva-guard tests` is as large as it is: the mean "
+            "share of the suite each rule selects (a test selected by node id: a resolved "
+            "call chain; a test in a file selected whole: the file's reason), in brackets "
+            "the mutants where that rule alone selects more than 20% of the suite "
+            "(bench/testcauses.py):", "", *testcauses.table(results)]
     timed = sum(1 for res in results for r in res["mutants"] if r["timed_out"])
     out += ["", f"Mutants whose suite run timed out (left out of recall): {timed}."]
     return "\n".join(out) + "\n"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 from collections import Counter
+from contextlib import ExitStack
 from pathlib import Path
 
 from bench import corpus, mutants
@@ -38,9 +39,10 @@ def _explain(work: object, verbose: bool) -> str:
     from maguyva_guard.guard import impact
 
     views = tests.ViewReader()
-    result = impact.check(str(work), depth=tests.TESTS_DEPTH, after=views)
-    s = tests.selection_for(str(work), result, views.view, base=None, head=None,
-                            depth=tests.TESTS_DEPTH)
+    with ExitStack() as hold:  # as the command does: the index open until tests are chosen
+        result = impact.check(str(work), depth=tests.TESTS_DEPTH, after=views, hold=hold)
+        s = tests.selection_for(str(work), result, views.view, base=None, head=None,
+                                depth=tests.TESTS_DEPTH, session=views.session)
     modules = len(views.view.test_modules())
     whole = [t for t in s.tests if t.id == t.path]
     files = {t.path for t in s.tests}

@@ -229,21 +229,39 @@ def test_a_special_method_runs_the_importers_of_its_module(repo):
                for r in sel["reasons"])
 
 
-def test_an_ambiguous_edge_runs_the_whole_test_file(repo):
-    # `obj.scale()` on a parameter of unknown type: two classes define scale (the file
-    # makes an A, so A.scale can run there: tests_to_run_dispatch).
-    stage(repo, {"app/units.py": "class A:\n    def scale(self):\n        return 1\n\n\n"
-                                 "class B:\n    def scale(self):\n        return 2\n",
-                 "tests/test_units.py": "from app.units import A\n\n\n"
-                                        "def helper(obj):\n    return obj.scale()\n\n\n"
-                                        "def test_scale():\n    assert helper(A()) == 1\n"})
+UNITS = ("class A:\n    def scale(self):\n        return 1\n\n\n"
+         "class B:\n    def scale(self):\n        return 2\n")
+UNITS_TESTS = ("from app.units import A, B\n\n\n"
+               "def helper(obj):\n    return obj.scale()\n\n\n"
+               "def test_scale():\n    assert helper(A()) == 1\n\n\n"
+               "def test_other():\n    assert helper(B()) == 2\n")
+
+
+def _stage_units(repo: Path, tests: str) -> dict:
+    """A.scale changed, reached from test_units.py through `obj.scale()` on a parameter of
+    unknown type: two classes define scale, a name-only edge."""
+    stage(repo, {"app/units.py": UNITS, "tests/test_units.py": tests})
     git(repo, "commit", "-q", "-m", "units")
-    stage(repo, {"app/units.py": "class A:\n    def scale(self):\n        return 10\n\n\n"
-                                 "class B:\n    def scale(self):\n        return 2\n"})
-    sel = selection(repo)
+    stage(repo, {"app/units.py": UNITS.replace("return 1", "return 10")})
+    return selection(repo)
+
+
+def test_an_ambiguous_edge_runs_the_whole_test_file(repo):
+    # An A made on import: any test of the file may hold one (tests_to_run_dispatch).
+    sel = _stage_units(repo, UNITS_TESTS + "\n\nSHARED = A()\n")
     units = [t for t in sel["tests"] if t["path"] == "tests/test_units.py"]
     assert units and units[0]["id"] == "tests/test_units.py"
     assert "ambiguous edge" in units[0]["reason"]
+
+
+def test_an_ambiguous_edge_runs_only_the_tests_of_its_file_that_can_hold_the_class(repo):
+    # Only test_scale names A: test_other makes the same call on a B, never A.scale.
+    sel = _stage_units(repo, UNITS_TESTS)
+    assert chains(sel) == {"tests/test_units.py::test_scale": [
+        "tests.test_units.test_scale", "tests.test_units.helper", "app.units.A.scale"]}
+    assert sel["tests"][0]["reason"] == (
+        "reached through an ambiguous edge, of its file only the tests that name the class "
+        "of an override on the chain")
 
 
 def test_check_json_and_markdown_carry_the_tests_to_run(repo):
@@ -280,16 +298,90 @@ def test_the_action_outputs_the_selection_on_one_line():
         "tests": "", "tests-run-all": "true"}
 
 
-def test_a_test_class_imported_by_another_test_module_selects_that_module_too(repo):
-    # pytest collects an imported test class again, and its subclasses inherit its tests.
+def test_a_test_class_imported_by_another_test_module_selects_its_tests_there_too(repo):
+    # pytest collects an imported test class again, and its subclasses inherit its tests;
+    # the importing module's other tests do not run the change.
     stage(repo, {"tests/__init__.py": "",
                  "tests/test_base.py": "from app import add\n\n\nclass TestAdd:\n"
                                        "    def test_it(self):\n        assert add(1, 1) == 2\n",
                  "tests/test_more.py": "from tests.test_base import TestAdd\n\n\n"
-                                       "class TestMore(TestAdd):\n    pass\n"})
+                                       "class TestMore(TestAdd):\n    pass\n\n\n"
+                                       "class TestDeeper(TestMore):\n    pass\n\n\n"
+                                       "def test_unrelated():\n    assert True\n",
+                 "tests/test_last.py": "from tests.test_more import TestMore\n\n\n"
+                                       "class TestLast(TestMore):\n    pass\n"})
     git(repo, "commit", "-q", "-m", "classes")
     stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
     ids = chains(selection(repo))
-    assert ids["tests/test_base.py::TestAdd::test_it"] == [
-        "tests.test_base.TestAdd.test_it", "app.core.add"]
+    base = ["tests.test_base.TestAdd.test_it", "app.core.add"]
+    assert ids["tests/test_base.py::TestAdd::test_it"] == base
+    assert ids["tests/test_more.py::TestAdd::test_it"] == ["tests.test_more.TestAdd.test_it",
+                                                          *base]
+    assert ids["tests/test_more.py::TestMore::test_it"] == [
+        "tests.test_more.TestMore.test_it", *base]
+    assert ids["tests/test_more.py::TestDeeper::test_it"] == [
+        "tests.test_more.TestDeeper.test_it", *base]
+    # imported from test_more in turn: collected there, and derived from
+    assert ids["tests/test_last.py::TestMore::test_it"][:2] == [
+        "tests.test_last.TestMore.test_it", "tests.test_more.TestMore.test_it"]
+    assert ids["tests/test_last.py::TestLast::test_it"][0] == "tests.test_last.TestLast.test_it"
+    assert not any(k.startswith("tests/test_more.py::test_unrelated") or
+                   k in ("tests/test_more.py", "tests/test_last.py") for k in ids)
+
+
+BASE_WITH_CONSTANT = ("from app import add\n\nVALUE = add(1, 1)\n\n\n"
+                      "def helper():\n    return 2\n\n\nclass TestAdd:\n"
+                      "    def test_it(self):\n        assert helper() == 2\n")
+
+
+def test_a_test_module_selected_whole_selects_its_classes_where_they_are_imported(repo):
+    # test_base.py runs whole (add is called on import); test_more.py collects TestAdd
+    # again and derives TestMore from it, and imports test_base, which calls add on
+    # import: its tests fail with it, so it runs whole too.
+    stage(repo, {"tests/__init__.py": "",
+                 "tests/test_base.py": BASE_WITH_CONSTANT,
+                 "tests/test_more.py": "from tests.test_base import TestAdd\n\n\n"
+                                       "class TestMore(TestAdd):\n    pass\n\n\n"
+                                       "def test_unrelated():\n    assert True\n"})
+    git(repo, "commit", "-q", "-m", "classes")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    tests = {t["id"]: t["reason"] for t in selection(repo)["tests"]}
+    assert tests["tests/test_base.py"] == "reached through module-level code: the whole file runs"
+    assert tests["tests/test_more.py"] == ("imports tests/test_base.py, whose module-level code "
+                                           "runs the change on import: the whole file runs")
+
+
+def test_a_test_module_selected_whole_selects_only_its_classes_in_a_subclassing_module(repo):
+    # test_base.py runs whole (a helper at the depth bound); test_more.py imports only
+    # TestAdd from it: TestAdd and TestMore run there, test_unrelated does not.
+    stage(repo, {"tests/__init__.py": "",
+                 "tests/test_base.py": "from app import total\n\n\ndef helper():\n"
+                                       "    return total([1])\n\n\nclass TestAdd:\n"
+                                       "    def test_it(self):\n        assert helper() == 1\n",
+                 "tests/test_more.py": "from tests.test_base import TestAdd\n\n\n"
+                                       "class TestMore(TestAdd):\n    pass\n\n\n"
+                                       "def test_unrelated():\n    assert True\n"})
+    git(repo, "commit", "-q", "-m", "classes")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    ids = chains(selection(repo, "--depth", "2"))
+    assert ids["tests/test_base.py"][0] == "tests.test_base.helper"
+    assert ids["tests/test_more.py::TestAdd"][:2] == ["tests.test_more.TestAdd",
+                                                      "tests.test_base.helper"]
+    assert ids["tests/test_more.py::TestMore"][:2] == ["tests.test_more.TestMore",
+                                                       "tests.test_base.helper"]
+    assert not any(k.startswith("tests/test_more.py::test_unrelated") or k == "tests/test_more.py"
+                   for k in ids)
+
+
+def test_a_test_module_importing_a_test_class_module_as_an_object_runs_whole(repo):
+    # `base.TestAdd` used some other way than as a base class: nothing tells which tests
+    # run it, so the importing module runs whole.
+    stage(repo, {"tests/__init__.py": "",
+                 "tests/test_base.py": "from app import add\n\n\nclass TestAdd:\n"
+                                       "    def test_it(self):\n        assert add(1, 1) == 2\n",
+                 "tests/test_more.py": "from tests import test_base\n\n\n"
+                                       "TestAgain = test_base.TestAdd\n"})
+    git(repo, "commit", "-q", "-m", "classes")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    ids = chains(selection(repo))
     assert ids["tests/test_more.py"] == ["tests/test_more.py", "tests/test_base.py"]

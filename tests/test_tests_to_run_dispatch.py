@@ -126,7 +126,7 @@ def test_a_test_class_subclassed_where_the_class_is_named_keeps_its_tests(repo):
     git(repo, "commit", "-q", "-m", "test classes")
     sel = _change_square(repo)
     assert {t["id"] for t in sel["tests"]} >= {"tests/test_base.py::TestShape::test_describe",
-                                               "tests/test_sub.py"}
+                                               "tests/test_sub.py::TestSquare::test_describe"}
 
 
 def test_a_test_class_deriving_from_a_value_may_hold_any_class(repo):

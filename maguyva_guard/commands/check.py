@@ -88,7 +88,8 @@ def run(
 
             result = replace(result, tests=tests.selection_for(
                 str(info.root), result, views.view, base=base, head=head,
-                depth=config.depth, session=views.session))
+                depth=config.depth, session=views.session,
+                max_walks=tests.CHECK_WALKS))
     staged = base is None and head is None
     if hook and fmt == render.TEXT:
         args = " --staged" if staged else f" --base {base} --head {head or 'HEAD'}"

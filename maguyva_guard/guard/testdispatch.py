@@ -152,6 +152,29 @@ class DispatchGate:
         r = next((r for (_, over), r in self.hops.items() if over == method), None)
         return r is None or self._can_hold(SelectedTest(path, path, "", ()), r)
 
+    def narrowed(self, path: str, chain: tuple[str, ...]) -> list[str] | None:
+        """The tests of the test module at `path` that alone can hold the overriding class
+        of a dispatch hop on `chain` (the file's only uses of its family are inside them,
+        and no other code can hand one over); None when any test of the file may hold
+        it. A whole file reached through an ambiguous edge or the depth bound keeps only
+        those: its other tests may make the same call, but on another class."""
+        tf = self.view.files[path]
+        best: set[str] | None = None
+        for hop in zip(chain, chain[1:], strict=False):
+            r = self.hops.get(hop)
+            if r is None or r.unbounded or any(self._runs(path, lib) for lib in r.library):
+                continue
+            if any(other != path and (self._sees(path, other) or path in
+                                      self._imported_by(other)) for other in r.test_scopes):
+                continue  # a conftest, an imported module, a subclass elsewhere
+            tests = {enclosing_test(tf, s) if s else None for s in r.test_scopes.get(path, ())}
+            if None in tests:
+                continue  # module level, a helper, a fixture: any test may hold one
+            found = {t for t in tests if t is not None}
+            if best is None or len(found) < len(best):
+                best = found
+        return None if best is None else sorted(best)
+
     def _can_hold(self, test: SelectedTest, r: Receiver) -> bool:
         if r.unbounded or any(self._runs(test.path, lib) for lib in r.library):
             return True

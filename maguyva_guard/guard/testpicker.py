@@ -49,6 +49,8 @@ class Picker:
     _walker: ImportReach | None = None
     # whether a test can run every hop of its chain (testdispatch.DispatchGate.allows)
     gate: Callable[[SelectedTest], bool] | None = None
+    # the tests of a file that alone can run a chain's hops (DispatchGate.narrowed)
+    narrow: Callable[[str, tuple[str, ...]], list[str] | None] | None = None
 
     def add(self, test: SelectedTest) -> bool:
         """Whether `test` may run the change (False: the gate turned it away)."""
@@ -183,25 +185,75 @@ def chain_text(test: SelectedTest) -> str:
 
 
 def inherited(p: Picker) -> None:
-    """A test class is collected again wherever another test module imports it (and runs in
-    its subclasses there): a selected method of a test class selects those modules whole,
-    and the same method of its subclasses in its own module."""
-    for t in list(p.picked.values()):
+    """A test class or function is collected again wherever a test module imports it by
+    name, and a class's tests run again in its subclasses (in its own module or one
+    importing it): a selected test of a class selects the same test there (`test_timed.py`
+    imports TestSerializer and derives TestTimedSerializer from it: both run
+    test_serializer's selected tests), a test module selected whole selects each of its
+    top-level classes and test functions there, and those in turn wherever they are
+    imported. A module that imports the test module itself (a module object: `mod.TestX`
+    may be used any way) and neither binds the name nor derives from it runs whole; one
+    importing other names of that module does not run it."""
+    todo = list(p.picked.values())
+    done: set[str] = set()
+    while todo:
+        t = todo.pop()
         parts = t.id.split("::")
         tf = p.view.files.get(t.path)
-        if len(parts) != 3 or tf is None:
+        if tf is None or tf.language != "python" or len(parts) > 3 or t.id in done:
             continue
-        for sub in subclasses(tf, parts[1]):
-            local = f"{sub}.{parts[2]}"
-            p.add(SelectedTest(f"{t.path}::{sub}::{parts[2]}", t.path,
-                               f"{tf.prefix}.{local}" if tf.prefix else local,
-                               (f"{tf.prefix}.{local}" if tf.prefix else local, *t.chain)))
-    with_classes = {t.path for t in p.picked.values() if t.id.count("::") >= 2}
-    for path in sorted(with_classes):
-        for importer in p.importers(path):
-            if importer != path:
-                p.file(importer, (importer, path),
-                       f"imports a test class of {path}: its tests run there too")
+        done.add(t.id)
+        method = parts[2] if len(parts) == 3 else None
+        if len(parts) == 1:  # the whole module: its subclasses there run already
+            names = [d.name for d in tf.definitions if not d.parent and (
+                d.kind == CLASS or is_test_name(d.name, tf.language))]
+        else:
+            names = [parts[1]]
+            for sub in subclasses(tf, parts[1]) if method else ():
+                todo += _again(p, tf, sub, method, t.chain, "")
+        for importer in p.importers(t.path):
+            if importer != t.path:
+                todo += _elsewhere(p, t, p.view.files[importer], names, method)
+
+
+def _elsewhere(p: Picker, t: SelectedTest, itf: TestFile, names: list[str],
+               method: str | None) -> list[SelectedTest]:
+    """`t`'s tests (`names` of its module, `method` of them) where `itf` imports them."""
+    reason = f"imports a test class of {t.path}: its tests run there too"
+    again: list[SelectedTest] = []
+    for name in names:
+        found = subclasses(itf, name)
+        if _imports_name(p.view, itf, t.path, name):
+            found.insert(0, name)
+        for cls in found:
+            again += _again(p, itf, cls, method, t.chain, reason)
+    if not again and _imports_module(p.view, itf, t.path):
+        p.file(itf.path, (itf.path, t.path), reason)
+    return again
+
+
+def _again(p: Picker, tf: TestFile, name: str, method: str | None, chain: tuple[str, ...],
+           reason: str) -> list[SelectedTest]:
+    """`name` (`.method`) of `tf` selected: a test inherited or imported from elsewhere."""
+    local = f"{name}.{method}" if method else name
+    qualified = f"{tf.prefix}.{local}" if tf.prefix else local
+    test = SelectedTest(f"{tf.path}::{local.replace('.', '::')}", tf.path, qualified,
+                        (qualified, *chain), reason)
+    return [test] if p.add(test) else []
+
+
+def _imports_module(view: TestView, importer: TestFile, path: str) -> bool:
+    """Whether `importer` binds the module at `path` itself (`import m`, `from p import m`)."""
+    modules = view.import_names.get(path, frozenset())
+    return any(t in modules for t in importer.imports)
+
+
+def _imports_name(view: TestView, importer: TestFile, path: str, name: str) -> bool:
+    """Whether `importer` binds `name` of the module at `path` (`from m import TestX`, or
+    `from m import *`): pytest then collects that class in `importer` too."""
+    modules = view.import_names.get(path, frozenset())
+    return any(t.rsplit(".", 1)[0] in modules and t.rsplit(".", 1)[-1] in (name, "*")
+               for t in importer.imports)
 
 
 def subclasses(tf: TestFile, name: str) -> list[str]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.extract.languages import LANGUAGES, language_for
@@ -69,7 +70,8 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
     """`trails`: callers past the report's name-only edges (testtrails.continue_trails)."""
     trails = trails or Trails()
     gate = DispatchGate(view, trails.hops)
-    p = Picker(view, continued=trails.continued, gate=gate.allows if trails.hops else None)
+    p = Picker(view, continued=trails.continued, gate=gate.allows if trails.hops else None,
+               narrow=gate.narrowed if trails.hops else None)
     _changed_files(p, changed_paths, report.changed_symbols)
     _fallbacks(p, report.fallbacks)
     reached: set[str] = set()
@@ -88,7 +90,7 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
         _by_import(p, c, reached, called, gate, c.qualified_name in trails.settled)
     _unanalysed(p, changed_paths, report)
     _by_string(p, report.changed_symbols, view.by_string)
-    _unfollowed(p, trails.unfollowed)
+    _unfollowed(p, trails.unfollowed, trails.bound)
     inherited(p)
     return TestSelection(() if p.run_all else _collapsed(p.picked), p.run_all, tuple(p.reasons))
 
@@ -189,7 +191,18 @@ def _caller(p: Picker, a: Affected, depth: int) -> bool:
             return False  # a helper: its own callers are in the report, one level further
     why = "an ambiguous edge" if ambiguous else (
         "module-level code" if on_import else "the depth bound")
-    p.file(a.path, chain, f"reached through {why}: the whole file runs")
+    tests = None if on_import or p.narrow is None else p.narrow(a.path, chain)
+    if tests is None:
+        p.file(a.path, chain, f"reached through {why}: the whole file runs")
+        if on_import:  # it runs wherever the test module is imported too
+            for path in p.reach(a.path):
+                p.file(path, (path, *chain), f"imports {a.path}, whose module-level code "
+                       "runs the change on import: the whole file runs")
+        return True
+    for local in tests:  # (module-level code fails every test of the file: never narrowed)
+        t = node(tf, local, (f"{tf.prefix}.{local}" if tf.prefix else local, *chain))
+        p.add(replace(t, reason=f"reached through {why}, of its file only the tests that "
+                                "name the class of an override on the chain"))
     return True
 
 
@@ -323,12 +336,12 @@ def _by_string(p: Picker, changed: Sequence[ChangedSymbol],
                                               posixpath.dirname(path)))
 
 
-def _unfollowed(p: Picker, left: Sequence[Affected]) -> None:
-    """The trails the walk's bound left (testtrails.MAX_WALKS): whatever imports their
-    modules, through any module, may run them."""
+def _unfollowed(p: Picker, left: Sequence[Affected], bound: int) -> None:
+    """The trails the walk's count bound left (testtrails.MAX_WALKS; none are walked in
+    check's section): whatever imports their modules, through any module, may run them."""
     if not left:
         return
-    p.say(f"the walk past unresolved edges stopped at its bound of {testtrails.MAX_WALKS} trails: "
+    p.say(f"the walk past unresolved edges stopped at its bound of {bound} trails: "
           f"{len(left)} left unfollowed, the tests importing each run")
     for a in left:
         who = f"module-level code of {a.path}" if a.symbol == MODULE else a.symbol

@@ -79,8 +79,9 @@ class Trails:
     # (base method, override) links the chains go through, by where the override's class
     # can come from (testdispatch): a test holding none of it never runs the override
     hops: Mapping[tuple[str, str], Receiver] = field(default_factory=dict)
-    # the trails MAX_WALKS left: the tests importing each run
+    # the trails the count bound left: the tests importing each run
     unfollowed: tuple[Affected, ...] = ()
+    bound: int = MAX_WALKS  # the count bound the walk had (0: check's section walks none)
 
 
 def _needs_callers(a: Affected, view: TestView, depth: int) -> bool:
@@ -95,9 +96,12 @@ def _needs_callers(a: Affected, view: TestView, depth: int) -> bool:
 
 
 def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int,
-                    session: Store | None = None) -> Trails:
+                    session: Store | None = None, max_walks: int | None = None) -> Trails:
     """`session`: the check's view, still open; its graph (batch.CheckStore.graph) goes on
-    with what the check resolved, read and parsed (else a new one over a new opening)."""
+    with what the check resolved, read and parsed (else a new one over a new opening).
+    `max_walks`: the count bound (MAX_WALKS when None; check's section walks none, as each
+    walk is a graph query: a second of a one-symbol Django check went to them)."""
+    bound = MAX_WALKS if max_walks is None else max_walks
     todo = [a for a in (*report.affected, *report.possible) if _needs_callers(a, view, depth)]
     methods = [m for m in report.changed_symbols if is_polymorphic(view, m)
                and not (m.name.startswith("__") and m.name not in CONSTRUCTORS)]
@@ -146,7 +150,7 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int,
         users = _BindingUsers(graph, store, view)
         walk = SharedWalk(graph)
         walks = 0
-        while todo and walks < MAX_WALKS:
+        while todo and walks < bound:
             a = todo.pop(0)
             walks += 1
             from_binding = a.symbol == MODULE_SYMBOL
@@ -179,7 +183,7 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int,
         if graph.resolver.edges is not None:
             graph.resolver.edges.save()  # best effort: the next check reuses these too
     return Trails(tuple(found.values()), frozenset(continued), frozenset(settled),
-                  {hop: classes[cls] for hop, cls in hops.items()}, tuple(todo))
+                  {hop: classes[cls] for hop, cls in hops.items()}, tuple(todo), bound)
 
 
 def _test_helper(view: TestView, c: Affected) -> bool:
