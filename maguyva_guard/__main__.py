@@ -1,3 +1,3 @@
-from maguyva_guard.cli import main
+from maguyva_guard.entry import main
 
-main(prog_name="maguyva-guard")
+main()

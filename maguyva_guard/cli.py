@@ -185,15 +185,12 @@ class _TtyProgress:
 @fatal_to_usage
 def index(repo: str, rebuild: bool, defer_embeddings: bool) -> None:
     """Build or update the index (check and query do it by themselves)."""
-    from maguyva_guard.index import indexer
+    from maguyva_guard.index import indexer, quick
 
     s = indexer.index_repo(repo, rebuild=rebuild, progress=_TtyProgress("parsing"),
                            embed=not defer_embeddings)
-    click.echo(
-        f"indexed {s.files:,} files ({s.parsed:,} parsed) · {s.symbols:,} symbols · "
-        f"{s.references:,} references · {s.seconds:.2f} s",
-        err=True,
-    )
+    counts = quick.Counts(s.files, s.symbols, s.references)
+    click.echo(quick.summary(counts, s.parsed, s.seconds), err=True)
     if not s.embedded:
         click.echo("semantic vectors deferred: run `maguyva-guard index` again to embed the "
                    "rest (until then semantic results say they are partial)", err=True)

@@ -31,7 +31,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("report",),
     ("integrations",),
     ("commands", "api"),
-    ("cli", "__main__"),
+    ("cli", "__main__", "entry"),
 )
 
 

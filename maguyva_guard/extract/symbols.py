@@ -317,8 +317,10 @@ def _content_end(node: Node, source: bytes) -> Node:
     """`node`, or the last descendant that ends its text when `node` runs on over trailing
     whitespace: Scala's `indented_block` reaches the next definition's indentation."""
     current = node
-    while current.child_count:
-        last = current.children[-1]
+    while count := current.child_count:
+        last = current.child(count - 1)  # not .children: that builds every child's node
+        if last is None:
+            break
         if last.end_byte < current.end_byte and source[last.end_byte : current.end_byte].strip():
             break
         current = last

@@ -359,6 +359,20 @@ def fully_embedded(store: Store) -> bool:
     return all(key in known for key in current_view(store, places=False).places)
 
 
+def complete_file(store: Store) -> Path | None:
+    """The vectors file of the configured backend when it is the embedded one as configured
+    (nothing to warn about on each run) and holds every chunk of the view; else None."""
+    chosen = embedding.settings(configured(store, None))
+    if chosen.backend != embedding.EMBEDDED or chosen.model != HashEmbedder.model:
+        return None
+    try:
+        backend = embedding.select(configured(store, None))
+    except SemanticUnavailable:
+        return None
+    path = vectors.file_for(store.index_dir, *embedding.tag(backend))
+    return path if is_complete(store, path) else None
+
+
 def is_complete(store: Store, path: Path) -> bool:
     digest = store.meta_get("view_digest")
     return bool(digest) and store.meta_get(complete_key(path)) == digest and path.is_file()

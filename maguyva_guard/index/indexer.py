@@ -17,7 +17,7 @@ from pathlib import Path
 from maguyva_guard import git
 from maguyva_guard.extract import classify
 from maguyva_guard.extract.detect import BY_CONTENT
-from maguyva_guard.index import embeddings
+from maguyva_guard.index import embeddings, quick
 from maguyva_guard.index.embeddings import UNKNOWN, Delta
 from maguyva_guard.index.schema import FileInfo
 from maguyva_guard.index.store import Store
@@ -27,10 +27,7 @@ from maguyva_guard.records import FileSymbols
 Progress = Callable[[int, int], None]  # (done, total) blobs parsed (parse.Progress)
 View = Mapping[str, git.Entry]  # path -> entry; size -1 when not known yet
 STAGED_VIEW = "staged"  # the label of the staged-index view in meta "view"
-# The sources whose change changes what is extracted from a blob: records parsed by another
-# version are dropped (blob-addressed records would otherwise outlive the code that made them).
 COUNT_DELTA_MAX_PATHS = 500  # beyond this many changed paths, count the view afresh
-EXTRACTOR_SOURCES = ("extract/*.py", "extract/queries/*.scm", "extract/queries/generic/*.scm")
 
 PARSING = "parsing"  # progress steps (see step)
 EMBEDDING = "embedding"
@@ -65,17 +62,35 @@ def index_repo(path: str, rebuild: bool = False, progress: Progress | None = Non
     `embed=False` (`--defer-embeddings`): the semantic vectors get an update's usual time
     box only (the parse workers do not embed), about 40% of a cold build's CPU; the next
     `index` embeds the rest, and searches until then fill what they can in their own budget
-    and say that their semantic results are partial. `IndexStats.embedded` tells."""
+    and say that their semantic results are partial. `IndexStats.embedded` tells.
+    A complete run leaves the stamp that lets the next one answer "unchanged" without the
+    engine (index/quick.py); its inputs are taken before git is read."""
+    place = quick.locate(path) if embed else None
+    taken = quick.inputs(place) if place is not None else None
     with Store.open(path, rebuild=rebuild, exclusive=True) as store:
+        quick.forget(store.index_dir)
         stats = update(store, progress=progress, embed_all=embed)
         from maguyva_guard.index import centrality
 
         centrality.refresh(store)  # so that the first hook run after `index` is warm
         if embed:
+            _stamp_on_close(store, place, taken, stats)
             return stats
         from dataclasses import replace
 
         return replace(stats, embedded=embeddings.fully_embedded(store))
+
+
+def _stamp_on_close(store: Store, place: quick.Place | None, taken: dict[str, str] | None,
+                    stats: IndexStats) -> None:
+    """Have the store write the no-change stamp once it is closed clean, when the view is
+    the staged one and every chunk has its vector in the configured embedded backend."""
+    vectors = embeddings.complete_file(store)
+    if place is None or taken is None or vectors is None or place.root != store.root \
+            or place.index_dir != store.index_dir or store.meta_get("view") != STAGED_VIEW:
+        return
+    counts = quick.Counts(stats.files, stats.symbols, stats.references)
+    store.on_close.append(lambda: quick.save(place, taken, counts, vectors))
 
 
 def update(store: Store, view: View | None = None, *, label: str = STAGED_VIEW,
@@ -168,12 +183,7 @@ def extractor_fingerprint() -> str:
     """A digest of the package version and of the extraction code and queries."""
     import maguyva_guard
 
-    package = Path(maguyva_guard.__file__).parent
-    h = hashlib.sha1(maguyva_guard.__version__.encode())
-    for pattern in EXTRACTOR_SOURCES:
-        for source in sorted(package.glob(pattern)):
-            h.update(source.relative_to(package).as_posix().encode() + b"\0" + source.read_bytes())
-    return h.hexdigest()
+    return quick.fingerprint(Path(maguyva_guard.__file__).parent, maguyva_guard.__version__)
 
 
 def _check_extractor(store: Store, max_size: int | None) -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -80,6 +80,9 @@ class Store:
         self._held = False  # the lock is kept until close() (open(exclusive=True))
         self._reader: git.BlobReader | None = None
         self._reader_lock = threading.Lock()  # retrievers run in threads and share the store
+        # Run by close() once the file is marked clean, before the lock is released (the
+        # no-change stamp of `index`: index/quick.py).
+        self.on_close: list[Callable[[], None]] = []
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -116,6 +119,9 @@ class Store:
             self._reader = None
         self.conn.close()
         storefile.mark_clean(self.path)
+        for action in self.on_close:
+            action()
+        self.on_close = []
         if self._held:
             self._held = False
             self._lock.__exit__(None, None, None)
