@@ -362,7 +362,10 @@ class Inference:
                 e = self._value_type(path, scope, name, line, hops)
                 if e is not None:
                     return e
-            if python and "," in line:  # `a, b = C(), D()`: the value paired with var
+            eq = line.find("=") if python else -1
+            if eq > 0 and "," in line[:eq] and \
+                    line[:eq].split(",", 1)[0].strip().lstrip("([").isidentifier():
+                # `a, b = C(), D()`: the type of the value paired with var
                 value = pyunpack.unpacked_value(line, var)
                 e = _value_of(self, path, scope, value, hops) if value is not None else None
                 if e is not None:

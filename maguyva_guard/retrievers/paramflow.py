@@ -38,7 +38,12 @@ from maguyva_guard.retrievers.pylocals import in_comment_or_string
 from maguyva_guard.retrievers.resolution_base import IDENT, SELF_NAMES, Entity
 from maguyva_guard.retrievers.resolve import CLASS_KINDS, Resolver
 
-MAX_SITES: Final = 64  # call sites of one function read for its parameter's types
+# What one changed method may cost (a popular name, `filter`, has thousands of calls on
+# parameters): the functions whose parameter is followed, the references of each one's name
+# looked at. (An argument's type is resolved as any receiver is, from hop 0: the
+# resolver's memos of return types and globals must not keep an answer cut short.)
+MAX_SLOTS: Final = 16
+MAX_SITES: Final = 32
 _SELF_ATTRIBUTE: Final = re.compile(r"(?:self|cls)\.([A-Za-z_]\w*)")
 
 
@@ -51,6 +56,8 @@ class PassedTypes:
         self.resolver = resolver
         self.references = references  # store.references(name=...): the call sites
         self._memo: dict[tuple[str, str, str, str, str], str | None] = {}
+        self._slots: dict[tuple[str, str], int] = {}  # target -> functions followed
+        self._values: dict[tuple[str, int, str], Entity | None] = {}
 
     def receivers(self, target: Definition, paths: set[str]) -> Iterator[tuple[Reference, str]]:
         """The references that run `target` (a Python method) on a parameter typed by what a
@@ -90,6 +97,10 @@ class PassedTypes:
         fn, param = slot
         key = (fn.path, fn.qualified_name, param, target.path, target.qualified_name)
         if key not in self._memo:
+            spent = self._slots.get((target.path, target.qualified_name), 0)
+            if spent >= MAX_SLOTS:
+                return None
+            self._slots[(target.path, target.qualified_name)] = spent + 1
             self._memo[key] = self._passing_caller(fn, param, target)
         return self._memo[key]
 
@@ -130,16 +141,21 @@ class PassedTypes:
         wanted = (callee.path, callee.qualified_name)
         sites = 0
         for ref in self.references(name=callee.name):
-            if ref.kind != CALL or not ref.path.endswith(".py") or sites >= MAX_SITES:
-                continue
-            if wanted not in {(d.path, d.qualified_name) for d in r.resolve(ref).definitions}:
+            if ref.kind != CALL or not ref.path.endswith(".py"):
                 continue
             sites += 1
+            if sites > MAX_SITES:
+                break
+            if wanted not in {(d.path, d.qualified_name) for d in r.resolve(ref).definitions}:
+                continue
             value = argument(r.lines(ref.path), ref.line, callee.name, position, param)
             if value is None:
                 continue
             rusttypes.resolving(r, ref.path, ref.line)  # the nearest binding above counts
-            e = value_type(r, ref.path, ref.scope, value)
+            site = (ref.path, ref.line, value)  # one site serves several functions' slots
+            if site not in self._values:
+                self._values[site] = value_type(r, ref.path, ref.scope, value)
+            e = self._values[site]
             if e is not None and e.kind == "instance" and e.definition is not None:
                 found = r.class_member(e.definition, target.name)
                 if found is not None and (found.path, found.qualified_name) == (
