@@ -6,6 +6,7 @@ caller: an argument of another class leaves the call a possible caller, as befor
 
 from __future__ import annotations
 
+import pytest
 from conftest import checked
 
 
@@ -97,3 +98,20 @@ def test_a_tuple_assignment_in_a_function_types_each_target(make_repo) -> None:
                      "class Runner:\n    def run(self, x, y):")
     assert {k: v[:2] for k, v in direct(report).items()} == {
         ("m.py", 14): ("m.main", "probable")}
+
+
+JS_SOURCE = ("class Runner {\n  run(x) {\n    return x;\n  }\n}\n\n"
+             "class Other {\n  run(x) {\n    return x;\n  }\n}\n\n"
+             "function use(r) {\n  return r.run(1);\n}\n\n"
+             "function other(o) {\n  return o.run(1);\n}\n\n"
+             "export function main() {\n  other(new Other());\n  return use(new Runner());\n}\n")
+
+
+@pytest.mark.parametrize("path", ["m.js", "m.ts"])
+def test_a_javascript_parameter_is_typed_by_what_a_caller_passes_in(make_repo, path) -> None:
+    """`function use(r) { return r.run(1); }` with `use(new Runner())`: Runner.run runs
+    there, probable, the chain through `main`; `other(new Other())` stays possible."""
+    report = checked(make_repo, {path: JS_SOURCE}, path, "class Runner {\n  run(x) {",
+                     "class Runner {\n  run(x, y) {")
+    assert direct(report) == {(path, 14): ("m.use", "probable", ["m.Runner.run", "m.main"])}
+    assert (path, 18) in possible_lines(report)

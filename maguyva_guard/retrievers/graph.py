@@ -49,11 +49,11 @@ from maguyva_guard.retrievers import (
     jvmoverloads,
     jvmsyntax,
     overloads,
+    paramflow,
 )
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.ecmasyntax import ecma_implicit_calls, is_ecma_syntax_method
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
-from maguyva_guard.retrievers.paramflow import PassedTypes
 from maguyva_guard.retrievers.passing import assigned_calls, invoked_parameters
 from maguyva_guard.retrievers.protocols import implicit_calls, is_protocol_method
 from maguyva_guard.retrievers.pylocals import LocalBindings
@@ -108,7 +108,7 @@ class GraphRetriever:
         self.local = LocalBindings(self.resolver)
         self.recovered = TextReferences(store, self.resolver, self.local)
         self._direct: dict[tuple[Definition, bool], tuple[tuple[Reference, str], ...]] = {}
-        self.passed = PassedTypes(self.resolver, store.references)
+        self.passed = paramflow.PassedTypes(self.resolver, store.references)
 
     def _data_attribute(self, name: str) -> bool:
         return self.recovered.data_attribute(name)
@@ -146,7 +146,7 @@ class GraphRetriever:
         for level in range(1, depth + 1):
             nxt: list[tuple[Definition, tuple[str, ...], str]] = []
             for t, via, weakest in frontier:
-                # Python: a receiver typed by what a caller passes in (paramflow.py), the
+                # A receiver typed by what a caller passes in (paramflow.py), the
                 # changed method itself: probable, with the caller that passes it.
                 passed = dict(self.passed_receivers(t)) if level == 1 else {}
                 for ref, link in passed.items():
@@ -385,9 +385,9 @@ class GraphRetriever:
         return out
 
     def passed_receivers(self, target: Definition) -> Iterator[tuple[Reference, str]]:
-        """Python: calls of method `target` on a parameter that a caller passes an instance
-        of its class (paramflow.py), each with that caller."""
-        if language_for(target.path) != "python" or target.kind != METHOD:
+        """Python, JavaScript/TypeScript: calls of method `target` on a parameter that a
+        caller passes an instance of its class (paramflow.py), each with that caller."""
+        if language_for(target.path) not in paramflow.LANGUAGES or target.kind != METHOD:
             return
         cls = self.resolver.scope(target.path).by_qualified.get(target.parent)
         paths = {target.path} | ({r.path for r in self.store.references(name=cls.name)}

@@ -1,4 +1,5 @@
-"""Receivers typed by what the callers pass in (Python): `def f(x): x.m()` with `f(C())`.
+"""Receivers typed by what the callers pass in (Python, JavaScript/TypeScript): `def f(x):
+x.m()` with `f(C())`, `function f(x) { x.m() }` with `f(new C())`.
 
 Nothing in `f` says what `x` is; a caller does. One hop is followed, as for values passed
 and invoked (passing.py): the parameter `x` reads, to the calls of `f` in the repository
@@ -7,7 +8,8 @@ slot, typed in the caller's own scope (a constructor call, a typed local or attr
 function's return type). Where an instance of the target's class comes in, `x.m()` runs
 the target: probable, with the chain through the caller that passes it. An attribute set
 from a constructor's parameter (`self.c = c` in `__init__`, then `self.c.m()`) is that
-parameter, its calls being the class's calls.
+parameter, its calls being the class's calls (Python; a JavaScript field set in a
+constructor is not followed).
 
 Only call sites on one line are read, and at most MAX_SITES of them per function; an
 argument whose type does not show says nothing (the reference stays what it was: a
@@ -21,6 +23,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Final
 
+from maguyva_guard.extract.languages import language_for
 from maguyva_guard.records import (
     AMBIGUOUS,
     CALL,
@@ -32,7 +35,7 @@ from maguyva_guard.records import (
     Reference,
 )
 from maguyva_guard.retrievers import rusttypes
-from maguyva_guard.retrievers.passing import _arguments
+from maguyva_guard.retrievers.passing import _arguments, _declared_parameters
 from maguyva_guard.retrievers.protocols import is_instance_of, is_protocol_method, syntax_operands
 from maguyva_guard.retrievers.pylocals import in_comment_or_string
 from maguyva_guard.retrievers.resolution_base import IDENT, SELF_NAMES, Entity
@@ -44,6 +47,7 @@ from maguyva_guard.retrievers.resolve import CLASS_KINDS, Resolver
 # resolver's memos of return types and globals must not keep an answer cut short.)
 MAX_SLOTS: Final = 16
 MAX_SITES: Final = 32
+LANGUAGES: Final = frozenset({"python", "javascript", "typescript", "tsx"})
 _SELF_ATTRIBUTE: Final = re.compile(r"(?:self|cls)\.([A-Za-z_]\w*)")
 
 
@@ -69,8 +73,8 @@ class PassedTypes:
         if target.kind != METHOD or owner is None or owner.kind not in CLASS_KINDS:
             return
         for ref in self.references(name=target.name):
-            if ref.kind not in (CALL, USE) or not ref.path.endswith(".py") or \
-                    not _readable(ref.receiver) or not ref.scope:
+            if ref.kind not in (CALL, USE) or not _readable(ref.receiver) or not ref.scope \
+                    or language_for(ref.path) not in LANGUAGES:
                 continue
             res = r.resolve(ref)
             if res.definitions and res.confidence != AMBIGUOUS:
@@ -141,7 +145,7 @@ class PassedTypes:
         wanted = (callee.path, callee.qualified_name)
         sites = 0
         for ref in self.references(name=callee.name):
-            if ref.kind != CALL or not ref.path.endswith(".py"):
+            if ref.kind != CALL or language_for(ref.path) not in LANGUAGES:
                 continue
             sites += 1
             if sites > MAX_SITES:
@@ -174,7 +178,7 @@ def value_type(r: Resolver, path: str, scope: str, value: str) -> Entity | None:
     """What an argument's text holds: a call's result (`C()`, `make()`) or a name's or an
     attribute chain's type."""
     if value.endswith(")") and "(" in value:
-        head = value[: value.index("(")].strip()
+        head = value[: value.index("(")].strip().removeprefix("new ").strip()
         if not re.fullmatch(r"[A-Za-z_][\w.]*", head):
             return None
         return r.called(r.callee(path, scope, head), 0)
@@ -210,8 +214,11 @@ def _keyword(arg: str) -> str:
 
 
 def parameters(fn: Definition) -> list[str]:
-    """A Python function's positional and keyword parameter names, as a caller passes them
-    (a method's `self`/`cls` left out); empty when its header does not parse alone."""
+    """A function's parameter names, as a caller passes them: Python's positional and
+    keyword ones (a method's `self`/`cls` left out; none when its header does not parse
+    alone), JavaScript/TypeScript's from its signature."""
+    if language_for(fn.path) != "python":
+        return _declared_parameters(fn)
     header = fn.signature[fn.signature.find("def "):] if "def " in fn.signature else ""
     try:
         tree = ast.parse(header.removeprefix("async ").rstrip().rstrip(":") + ": pass")
