@@ -108,7 +108,9 @@ class GraphRetriever:
         self.local = LocalBindings(self.resolver)
         self.recovered = TextReferences(store, self.resolver, self.local)
         self._direct: dict[tuple[Definition, bool], tuple[tuple[Reference, str], ...]] = {}
-        self.passed = paramflow.PassedTypes(self.resolver, store.references)
+        # (the store's references read when asked: a retriever is built before it is used)
+        self.passed = paramflow.PassedTypes(self.resolver,
+                                            lambda **kw: self.store.references(**kw))
 
     def _data_attribute(self, name: str) -> bool:
         return self.recovered.data_attribute(name)
