@@ -179,10 +179,24 @@ def value_type(r: Resolver, path: str, scope: str, value: str) -> Entity | None:
     attribute chain's type."""
     if value.endswith(")") and "(" in value:
         head = value[: value.index("(")].strip().removeprefix("new ").strip()
-        if not re.fullmatch(r"[A-Za-z_][\w.]*", head):
-            return None
+        if not re.fullmatch(r"[A-Za-z_][\w.]*", head) or \
+                _closing(value, value.index("(")) != len(value) - 1:
+            return None  # not one call: `A() if a else B()`, `f(x)[0]`
         return r.called(r.callee(path, scope, head), 0)
     return r.resolve_expression(path, scope, value)
+
+
+def _closing(text: str, start: int) -> int:
+    """Where the bracket opened at `start` closes (-1 when it does not on this text)."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] in "([{":
+            depth += 1
+        elif text[i] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
 
 
 def argument(lines: list[str], line: int, name: str, position: int, param: str) -> str | None:
