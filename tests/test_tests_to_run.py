@@ -233,7 +233,7 @@ UNITS = ("class A:\n    def scale(self):\n        return 1\n\n\n"
          "class B:\n    def scale(self):\n        return 2\n")
 UNITS_TESTS = ("from app.units import A, B\n\n\n"
                "def helper(obj):\n    return obj.scale()\n\n\n"
-               "def test_scale():\n    assert helper(A()) == 1\n\n\n"
+               "def test_scale():\n    assert helper(A() if A else B()) == 1\n\n\n"
                "def test_other():\n    assert helper(B()) == 2\n")
 
 

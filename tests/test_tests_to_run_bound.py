@@ -19,9 +19,9 @@ UNITS = ("class A:\n    def scale(self):\n        return 1\n\n\n"
 # the trail walk goes on to measure's callers (report, then test_report).
 NAME_ONLY = {"app/__init__.py": FILES["app/__init__.py"] + "from app.use import report\n",
              "app/units.py": UNITS,
-             "app/use.py": "from app.units import A\n\n\ndef measure(obj):\n"
+             "app/use.py": "from app.units import A, B\n\n\ndef measure(obj):\n"
                            "    return obj.scale()\n\n\ndef report():\n"
-                           "    return measure(A())\n",
+                           "    return measure(A() if A else B())\n",
              "tests/test_use.py": "from app import report\n\n\ndef test_report():\n"
                                   "    assert report() == 1\n\n\ndef test_other():\n"
                                   "    assert True\n"}

@@ -66,9 +66,9 @@ def _stage_scale_change_behind_a_passed_object(repo: Path) -> None:
     """A.scale changed, reached from a test only through `measure(obj)`'s `obj.scale()`."""
     stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.use import report\n",
                  "app/units.py": UNITS,
-                 "app/use.py": "from app.units import A\n\n\ndef measure(obj):\n"
+                 "app/use.py": "from app.units import A, B\n\n\ndef measure(obj):\n"
                                "    return obj.scale()\n\n\ndef report():\n"
-                               "    return measure(A())\n",
+                               "    return measure(A() if A else B())\n",
                  "tests/test_use.py": "from app import report\n\n\ndef test_report():\n"
                                       "    assert report() == 1\n"})
     git(repo, "commit", "-q", "-m", "units")

@@ -49,6 +49,7 @@ from maguyva_guard.retrievers import (
     jvmoverloads,
     jvmsyntax,
     overloads,
+    paramflow,
 )
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.ecmasyntax import ecma_implicit_calls, is_ecma_syntax_method
@@ -107,6 +108,9 @@ class GraphRetriever:
         self.local = LocalBindings(self.resolver)
         self.recovered = TextReferences(store, self.resolver, self.local)
         self._direct: dict[tuple[Definition, bool], tuple[tuple[Reference, str], ...]] = {}
+        # (the store's references read when asked: a retriever is built before it is used)
+        self.passed = paramflow.PassedTypes(self.resolver,
+                                            lambda **kw: self.store.references(**kw))
 
     def _data_attribute(self, name: str) -> bool:
         return self.recovered.data_attribute(name)
@@ -144,7 +148,18 @@ class GraphRetriever:
         for level in range(1, depth + 1):
             nxt: list[tuple[Definition, tuple[str, ...], str]] = []
             for t, via, weakest in frontier:
+                # A receiver typed by what a caller passes in (paramflow.py), the
+                # changed method itself: probable, with the caller that passes it.
+                passed = dict(self.passed_receivers(t)) if level == 1 else {}
+                for ref, link in passed.items():
+                    edges.append(Edge(ref, t, PROBABLE, level, (*via, link)))
+                    caller = self.definition_of(ref)
+                    if caller is not None and (ref.path, ref.scope) not in seen:
+                        seen.add((ref.path, ref.scope))
+                        nxt.append((caller, (*via, link, caller.qualified_name), PROBABLE))
                 for ref, confidence in self.direct(t, attributes=level == 1):
+                    if ref in passed:
+                        continue  # a name-only match the callers' arguments typed
                     conf = max(confidence, weakest, key=CONFIDENCE_RANK.__getitem__)
                     edge = Edge(ref, t, conf, level, via)
                     edges.append(edge)
@@ -370,6 +385,16 @@ class GraphRetriever:
                     out.append(sub)
                     todo.append(sub)
         return out
+
+    def passed_receivers(self, target: Definition) -> Iterator[tuple[Reference, str]]:
+        """Python, JavaScript/TypeScript: calls of method `target` on a parameter that a
+        caller passes an instance of its class (paramflow.py), each with that caller."""
+        if language_for(target.path) not in paramflow.LANGUAGES or target.kind != METHOD:
+            return
+        cls = self.resolver.scope(target.path).by_qualified.get(target.parent)
+        paths = {target.path} | ({r.path for r in self.store.references(name=cls.name)}
+                                 if cls is not None and is_protocol_method(target) else set())
+        yield from self.passed.receivers(target, paths)
 
     def implicit(self, target: Definition, jvm_syntax: bool = False) -> Iterator[Reference]:
         """Sites whose syntax calls `target` (`for x in Thing()` for `__iter__`), in the

@@ -18,6 +18,7 @@ from maguyva_guard.retrievers import (
     ecmatypes,
     jvm,
     luamods,
+    pyunpack,
     rustchains,
     rusttypes,
     scripting,
@@ -331,6 +332,7 @@ class Inference:
                     return e
         go = language_of(path) == "go"
         rust = language_of(path) == "rust"
+        python = language_of(path) == "python" and not raw
         if language_of(path) in _ECMA and not raw:  # `const { x } = this`: this.x's type
             copied = ecmatypes.destructured(lines, var)
             if copied is not None:
@@ -358,6 +360,14 @@ class Inference:
                     return element
             if language_of(path) in _FOR_IN and ("val" in line or "var" in line):
                 e = self._value_type(path, scope, name, line, hops)
+                if e is not None:
+                    return e
+            eq = line.find("=") if python else -1
+            if eq > 0 and "," in line[:eq] and \
+                    line[:eq].split(",", 1)[0].strip().lstrip("([").isidentifier():
+                # `a, b = C(), D()`: the type of the value paired with var
+                value = pyunpack.unpacked_value(line, var)
+                e = _value_of(self, path, scope, value, hops) if value is not None else None
                 if e is not None:
                     return e
             kinds = _possible(line, needle)
@@ -772,6 +782,15 @@ def _whole_call(value: str) -> str | None:
                 return m.group(1) if not value[i + 1:].strip() else None
     return m.group(1)  # the arguments run on to the next lines
 
+
+
+def _value_of(r: ResolverAPI, path: str, scope: str, value: str, hops: int) -> Entity | None:
+    """Python: what a variable bound to the expression `value` holds: what a call returns
+    (`C()`, `make()`), a class itself or an instance already typed."""
+    callee = _whole_call(value)
+    if callee is not None:
+        return _instance(r.called(r.callee(path, scope, callee, hops + 1), hops))
+    return _class_or_instance(r.resolve_expression(path, scope, value, hops + 1))
 
 
 def _property_type(r: ResolverAPI, e: Entity | None, hops: int) -> Entity | None:

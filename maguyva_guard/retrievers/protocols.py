@@ -80,13 +80,26 @@ def implicit_calls(resolver: Resolver, target: Definition,
                    paths: set[str]) -> Iterator[Reference]:
     """The sites in `paths` whose syntax calls `target` on an operand whose type is
     `target`'s class (or a subclass that does not override it)."""
+    # One answer per operand where it is read: `len(self.items)` recurs line after line,
+    # and each answer resolves the operand's type from scratch.
+    known: dict[tuple[str, str, str], bool] = {}
+    done: tuple[str, int] | None = None  # one site per line
+    for path, number, where, operand in syntax_operands(resolver, target, paths):
+        if (path, number) != done and known_instance(known, resolver, path, where, operand,
+                                                     target):
+            done = (path, number)
+            yield Reference(path, target.name, CALL, number, where)
+
+
+def syntax_operands(resolver: Resolver, target: Definition,
+                    paths: set[str]) -> Iterator[tuple[str, int, str, str]]:
+    """(path, line, enclosing name, operand) of each site in `paths` whose syntax would
+    call `target` on its operand, whatever the operand's type (each pattern that matches
+    a line, in the patterns' order)."""
     owner = resolver.scope(target.path).by_qualified.get(target.parent)
     if owner is None or owner.kind not in CLASS_KINDS:
         return
     patterns = _PATTERNS[target.name]
-    # One answer per operand where it is read: `len(self.items)` recurs line after line,
-    # and each answer resolves the operand's type from scratch.
-    known: dict[tuple[str, str, str], bool] = {}
     for path in sorted(paths):
         if not path.endswith((".py", ".pyi")):
             continue
@@ -98,10 +111,7 @@ def implicit_calls(resolver: Resolver, target: Definition,
                     continue
                 if target.name == "__contains__" and _FOR.search(line[: m.start(1)]):
                     continue  # `for x in t` iterates; it does not ask `in`
-                where = enclosing_name(scope.definitions, number)
-                if known_instance(known, resolver, path, where, m.group(1), target):
-                    yield Reference(path, target.name, CALL, number, where)
-                    break
+                yield path, number, enclosing_name(scope.definitions, number), m.group(1)
 
 
 def enclosing_name(definitions: list[Definition], line: int) -> str:
