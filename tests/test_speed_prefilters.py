@@ -104,3 +104,22 @@ def test_every_protocol_pattern_needs_its_text():
             for line in lines:
                 if pattern.search(line):
                     assert any(n in line for n in needs), (name, pattern.pattern, line)
+
+
+def test_the_changed_symbols_read_a_blobs_definitions_only(make_repo):
+    """What a diff's two sides are parsed into (changes.py reads the definitions and the
+    language): the same definitions as the whole record, without references or chunks."""
+    from maguyva_guard.index import indexer
+    from maguyva_guard.index.store import Store
+
+    repo = make_repo({"app/__init__.py": "", "app/pick.py": ELIF,
+                      "app/use.py": "from app.pick import pick\n\npick(1)\n"})
+    with Store.open(str(repo)) as store:
+        indexer.update(store)
+        blob = store.files()["app/use.py"].blob
+        whole = store.symbols_of(blob, "app/use.py")
+        lean = store.symbols_of(blob, "app/use.py", definitions_only=True)
+    assert whole is not None and whole.references and lean is not None
+    assert (lean.language, lean.definitions, lean.parse_errors) == (
+        whole.language, whole.definitions, whole.parse_errors)
+    assert (lean.references, lean.chunks) == ((), ())
