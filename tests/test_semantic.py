@@ -517,3 +517,21 @@ def test_the_refresh_view_lists_the_chunks_of_the_full_view_in_its_order(make_re
     assert list(bare.places) == list(full.places) and bare.digests == full.digests
     assert all(places == [] for places in bare.places.values())
     assert any(len(places) == 2 for places in full.places.values())  # one text, two files
+
+
+def test_the_file_scan_reads_new_rows_after_an_append_or_a_new_version(tmp_path):
+    """top_k_file keeps the rows it decoded while the file's bytes are the same: a row this
+    process appends, or a new version saved by another, is searched at the next query."""
+    rng = np.random.default_rng(5)
+    keys = [bytes(rng.integers(0, 256, 16, dtype=np.uint8)) for _ in range(4)]
+    bits = rng.integers(0, 256, (4, 128), dtype=np.uint8)
+    path = tmp_path / "vectors.npy"
+    vectors.save(path, keys[:2], bits[:2])
+    assert vectors.top_k_file(path, bits[1].tobytes(), 1)[0] == [keys[1]]
+    assert vectors.top_k_file(path, bits[2].tobytes(), 3)[0] != [keys[2]]
+    assert vectors.append(path, keys[2:3], [bits[2].tobytes()])
+    assert vectors.top_k_file(path, bits[2].tobytes(), 1)[0] == [keys[2]]
+    other = tmp_path / "other.npy"
+    vectors.save(other, keys[3:], bits[3:])
+    os.replace(other, path)
+    assert vectors.top_k_file(path, bits[3].tobytes(), 5) == ([keys[3]], [(0, 0)])

@@ -331,3 +331,43 @@ def test_the_real_index_keeps_code_and_config_text_but_not_prose(make_repo):
         hits = TextRetriever(store).search(
             SearchRequest(query=token, intent="exact_match", terms=(token,), limit=10))
     assert sorted(h.path for h in hits) == ["app/errors.py", "deploy/config.yaml"]
+
+
+class SteadyStore(FakeStore):
+    """The view as the index gives it: one object until the view changes."""
+
+    def files(self) -> dict[str, FileInfo]:
+        return self.view
+
+
+def test_the_same_terms_with_another_limit_answer_as_a_fresh_search(indexed, monkeypatch):
+    """A retriever keeps each terms' lines while the view lasts (one scan for the text
+    modality's 200 hits and the graph's 2,000): another limit ranks the same lines, and a
+    new view reads its texts again."""
+    from maguyva_guard.retrievers import text as text_module
+
+    files = {"a.py": "".join(f"x = parse({i})\n" for i in range(8)),
+             "b.py": "from a import parse\nparse(1)\n"}
+    store = SteadyStore(indexed(files).repo)
+    retriever = TextRetriever(store)
+    reads: list[object] = []
+    real = text_module.read_texts
+    monkeypatch.setattr(text_module, "read_texts", lambda *a: reads.append(a) or real(*a))
+
+    def ask(limit: int) -> list[Hit]:
+        return retriever.search(SearchRequest(query="parse", intent="exact_match",
+                                              terms=("parse",), limit=limit))
+
+    few = ask(3)
+    assert len(reads) == 1
+    many = ask(50)
+    assert len(reads) == 1  # the same terms in the same view: not read again
+    assert len(many) == 10 and places(many)[:3] == places(few)
+    for limit, hits in ((3, few), (50, many)):
+        assert hits == TextRetriever(SteadyStore(store.repo)).search(SearchRequest(
+            query="parse", intent="exact_match", terms=("parse",), limit=limit))
+    reads.clear()
+    write_files(store.repo, {"b.py": "from a import parse\nparse(1)\nparse(2)\n"})
+    git(store.repo, "add", "-A")
+    store.refresh()  # a new view: its texts are read again
+    assert len(ask(50)) == 11 and len(reads) == 1

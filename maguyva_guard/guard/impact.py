@@ -393,7 +393,7 @@ def _oversized_kinds(repo: str, diffed: list[git.FileChange],
 
 def _parser(store: Store) -> changes.Parser:
     def parse(blob: str, path: str) -> FileSymbols | None:
-        return store.symbols_of(blob, path)
+        return store.symbols_of(blob, path, definitions_only=True)  # all changes.py reads
 
     return parse
 

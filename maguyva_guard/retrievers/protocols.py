@@ -53,6 +53,25 @@ _SYNTAX: Final[dict[str, tuple[str, ...]]] = {
 PROTOCOL_METHODS: Final = frozenset(_SYNTAX)
 _FOR: Final = re.compile(r"\bfor\s+[\w, ()]+\s+in\s+$")
 _PATTERNS: Final = {name: tuple(re.compile(p) for p in pats) for name, pats in _SYNTAX.items()}
+# Per pattern of _SYNTAX, text that every match contains (one of the alternatives): a line
+# without it is passed over before the search. The searches ran at every position of every
+# line of the files that name the class (`OPERAND\s*==` for `__eq__`: 96,000 lines, 0.7 s
+# of Django's 5.2.7 -> 5.2.8 check), and a line holds none of them far more often than not.
+_NEEDS: Final[dict[str, tuple[tuple[str, ...], ...]]] = {
+    "__iter__": (("for",), ("iter(", "list(", "tuple(", "set(", "sorted(", "enumerate("),
+                 ("]",)),
+    "__next__": (("next(",), ("for",)),
+    "__enter__": (("with",),), "__exit__": (("with",),),
+    "__aenter__": (("async",),), "__aexit__": (("async",),),
+    "__len__": (("len(",),), "__getitem__": (("[",),), "__setitem__": (("[",),),
+    "__delitem__": (("del",),), "__contains__": (("in",),), "__str__": (("str(",),),
+    "__repr__": (("repr(",),), "__hash__": (("hash(",),),
+    "__bool__": (("bool(",), ("if", "while")), "__await__": (("await",),),
+    "__call__": (("(",),), "__add__": (("+",),), "__sub__": (("-",),), "__mul__": (("*",),),
+    "__truediv__": (("/",),), "__eq__": (("==",),), "__lt__": (("<",),),
+}
+_CHECKS: Final = {name: tuple(zip(pats, _NEEDS[name], strict=True))
+                  for name, pats in _PATTERNS.items()}
 
 
 class Named(Protocol):
@@ -99,13 +118,15 @@ def syntax_operands(resolver: Resolver, target: Definition,
     owner = resolver.scope(target.path).by_qualified.get(target.parent)
     if owner is None or owner.kind not in CLASS_KINDS:
         return
-    patterns = _PATTERNS[target.name]
+    checks = _CHECKS[target.name]
     for path in sorted(paths):
         if not path.endswith((".py", ".pyi")):
             continue
         scope = resolver.scope(path)
         for number, line in enumerate(resolver.lines(path), start=1):
-            for pattern in patterns:
+            for pattern, needs in checks:
+                if not any(n in line for n in needs):
+                    continue
                 m = pattern.search(line)
                 if m is None or in_comment_or_string(line, m.start(1)):
                     continue
