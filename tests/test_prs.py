@@ -135,6 +135,18 @@ def test_docstring_comment_and_whitespace_edits_affect_nothing(make_repo):
     assert report["files"][0]["reason"] == "comments, docstrings or whitespace only"
 
 
+def test_a_reformatted_module_is_code_with_no_behaviour_change_not_data(make_repo):
+    """A change that is only formatting is set aside before anything is parsed; the file
+    list still calls it code (it said 'data, not analysed')."""
+    repo = make_repo(FILES)
+    edit(repo, "app/use.py", "    return parse_config('a'), TIMEOUT\n",
+         "    return (parse_config( 'a' ),\n            TIMEOUT)\n")
+    report = check_json(repo)
+    assert report["changed_symbols"] == [] and report["affected"] == []
+    assert files_of(report) == {"app/use.py": ("code", "analysed-no-behaviour-change")}
+    assert report["complete"] is True
+
+
 def test_a_generated_module_whose_constant_changes_reports_its_importers(make_repo):
     repo = make_repo(FILES)
     edit(repo, "app/table.py", "'b': 2", "'b': 3")

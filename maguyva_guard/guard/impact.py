@@ -318,6 +318,10 @@ def check(
             repo, revs.base, revs.head, _parser(store), lambda ids: git.read_blobs(repo, ids),
             kind_of=_kind_of(store), selection=selection,
         )
+        # Set aside as formatting only before anything was parsed: still code (a reformatted
+        # module is no "data"), with no behaviour changed.
+        reformatted = {f.new_path: _kind_of(store)(f, b"") for f in diffed
+                       if f.new_path in selection.formatting}
         new_targets, old_targets = _targets(change_set)
         view, recorders = _query_side(store, new_targets, preset, semantic_config, batched)
         for sym, target in new_targets:
@@ -347,7 +351,8 @@ def check(
         if after is not None:
             shared = hold is not None and isinstance(view, batch.CheckStore)
             after(cast(Store, view) if shared else store)  # a CheckStore reads as a Store
-    kinds = {**change_set.kinds, **_oversized_kinds(repo, diffed, change_set.oversized)}
+    kinds = {**reformatted, **change_set.kinds,
+             **_oversized_kinds(repo, diffed, change_set.oversized)}
     accounted = changed_files.accounted(diffed, kinds, change_set.changed, found.fallbacks,
                                         change_set.version_only.__contains__)
     # The fallbacks with the terms actually searched; the files, mentions and docs apart.
