@@ -30,7 +30,7 @@ from maguyva_guard.config import MAX_FILE_BYTES
 from maguyva_guard.errors import FatalError
 from maguyva_guard.extract.detect import language_of_source
 from maguyva_guard.extract.languages import language_for
-from maguyva_guard.guard import batch, changes, docs, mentions, model, risk
+from maguyva_guard.guard import batch, changes, damaged, docs, mentions, model, risk
 from maguyva_guard.guard import files as changed_files
 from maguyva_guard.guard.model import STAGED
 from maguyva_guard.index import centrality, indexer
@@ -219,6 +219,7 @@ class _Run:
 
     affected: dict[tuple[str, str], Affected] = field(default_factory=dict)
     dropped: model.Dropped = field(default_factory=lambda: model.Dropped())
+    dropped_reasons: list[str] = field(default_factory=list)  # files parsed only in part
 
     def add(self, found: dict[tuple[str, str], Affected]) -> None:
         for key, a in found.items():
@@ -329,6 +330,7 @@ def check(
                                recorders=recorders, config=semantic_config,
                                dropped=run.dropped))
         edges = batch.save_edges(recorders)
+        run.dropped_reasons += damaged.reasons(repo, store, (d.name for _s, d in new_targets))
         configs = frozenset(p for p, k in change_set.kinds.items()
                             if k.kind == changed_files.CONFIG)
         found = mentions.search(store.conn, recorders.get(spec.TEXT), change_set.fallbacks,
@@ -343,6 +345,8 @@ def check(
                                    recorders=recorders, config=semantic_config,
                                    dropped=run.dropped))
             more = batch.save_edges(recorders)
+            run.dropped_reasons += damaged.reasons(repo, store,
+                                                   (d.name for _s, d in old_targets))
             edges = (edges[0] + more[0], edges[1] + more[1])
             cent.update(centralities(store, [k for k in run.affected if k not in cent]))
         review = docs.review(repo, revs.head, change_set.changed)
@@ -458,6 +462,7 @@ def _report(
     implicit += [syntax_reason(c.qualified_name, c.path) for c in change_set.changed
                  if syntax_called(c) and not is_rust_syntax_method(c)]
     implicit += run.dropped.reasons()
+    implicit += list(dict.fromkeys(run.dropped_reasons))
     reasons = (*implicit, *model.derived_reasons(affected, change_set.fallbacks),
                *model.unread_reasons(files)) if implicit else ()
     return model.ImpactReport(
