@@ -4,6 +4,8 @@ fallbacks (run a whole file, or everything, with the reason) where no call graph
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -327,6 +329,29 @@ def test_a_test_class_imported_by_another_test_module_selects_its_tests_there_to
     assert ids["tests/test_last.py::TestLast::test_it"][0] == "tests.test_last.TestLast.test_it"
     assert not any(k.startswith("tests/test_more.py::test_unrelated") or
                    k in ("tests/test_more.py", "tests/test_last.py") for k in ids)
+
+
+def test_a_test_class_imported_under_another_name_selects_its_tests_by_that_name(repo):
+    # `from m import TestAdd as Base`: pytest collects no `TestAdd` there (the module binds
+    # `Base`, not a test name), but `class TestMore(Base)` runs TestAdd's tests again. The
+    # node ids given to pytest must all exist: a missing one fails the whole run.
+    stage(repo, {"tests/__init__.py": "",
+                 "tests/test_base.py": "from app import add\n\n\nclass TestAdd:\n"
+                                       "    def test_it(self):\n        assert add(1, 1) == 2\n",
+                 "tests/test_more.py": "from tests.test_base import TestAdd as Base\n\n\n"
+                                       "class TestMore(Base):\n    pass\n"})
+    git(repo, "commit", "-q", "-m", "classes")
+    stage(repo, {"app/core.py": CORE.replace("return a + b", "return b + a")})
+    ids = chains(selection(repo))
+    assert ids["tests/test_more.py::TestMore::test_it"][:2] == [
+        "tests.test_more.TestMore.test_it", "tests.test_base.TestAdd.test_it"]
+    more = sorted(k for k in ids if k.startswith("tests/test_more.py"))
+    assert more == ["tests/test_more.py::TestMore::test_it"]
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         *sorted(k for k in ids if "::" in k)],
+        cwd=repo, capture_output=True, text=True)
+    assert collected.returncode == 0, collected.stdout + collected.stderr
 
 
 BASE_WITH_CONSTANT = ("from app import add\n\nVALUE = add(1, 1)\n\n\n"

@@ -222,9 +222,14 @@ def _elsewhere(p: Picker, t: SelectedTest, itf: TestFile, names: list[str],
     reason = f"imports a test class of {t.path}: its tests run there too"
     again: list[SelectedTest] = []
     for name in names:
-        found = subclasses(itf, name)
-        if _imports_name(p.view, itf, t.path, name):
-            found.insert(0, name)
+        found = []
+        for bound in _bound_names(p.view, itf, t.path, name):
+            # pytest collects the class under the name the module binds: `TestX` itself, or
+            # an alias that is a test name itself (a unittest class is collected by its
+            # base, whatever it is called); subclasses derive from the bound name.
+            if bound == name or is_test_class([bound]) or not is_test_class([name]):
+                found.append(bound)
+            found += [c for c in subclasses(itf, bound) if c not in found]
         for cls in found:
             again += _again(p, itf, cls, method, t.chain, reason)
     if not again and _imports_module(p.view, itf, t.path):
@@ -248,12 +253,16 @@ def _imports_module(view: TestView, importer: TestFile, path: str) -> bool:
     return any(t in modules for t in importer.imports)
 
 
-def _imports_name(view: TestView, importer: TestFile, path: str, name: str) -> bool:
-    """Whether `importer` binds `name` of the module at `path` (`from m import TestX`, or
-    `from m import *`): pytest then collects that class in `importer` too."""
+def _bound_names(view: TestView, importer: TestFile, path: str, name: str) -> list[str]:
+    """The names under which `importer` binds `name` of the module at `path`: `name` (`from
+    m import TestX`, or `from m import *`), or its alias (`from m import TestX as Base`)."""
     modules = view.import_names.get(path, frozenset())
-    return any(t.rsplit(".", 1)[0] in modules and t.rsplit(".", 1)[-1] in (name, "*")
-               for t in importer.imports)
+    aliases = {a for target, a in importer.aliases
+               if target.rsplit(".", 1)[0] in modules and target.rsplit(".", 1)[-1] == name}
+    renamed = {target for target, _a in importer.aliases}
+    plain = any(t.rsplit(".", 1)[0] in modules and t.rsplit(".", 1)[-1] in (name, "*")
+                and t not in renamed for t in importer.imports)
+    return ([name] if plain else []) + sorted(aliases)
 
 
 def subclasses(tf: TestFile, name: str) -> list[str]:

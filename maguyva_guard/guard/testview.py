@@ -36,6 +36,8 @@ class TestFile:
     imports: frozenset[str]  # absolute dotted targets of its import lines
     import_lines: frozenset[int] = frozenset()
     names: frozenset[str] = frozenset()  # the names its references use (calls, attributes)
+    # (absolute target, name bound) of its aliased imports: `from m import TestX as Base`
+    aliases: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def is_conftest(self) -> bool:
@@ -125,12 +127,15 @@ def load(store: Store) -> TestView:
         resolver = Resolver(store)
     lines: dict[str, set[int]] = {}
     raw: dict[str, list[str]] = {}  # path -> the targets of its import lines, as written
-    for path, line, target in store.conn.execute(
-            "SELECT f.path, r.line, r.target FROM refs r JOIN files f ON f.blob_id = r.blob"
-            " WHERE r.kind = ?", (IMPORT,)):
+    aliased: dict[str, list[tuple[str, str]]] = {}  # path -> (target as written, alias)
+    for path, line, target, alias in store.conn.execute(
+            "SELECT f.path, r.line, r.target, r.alias FROM refs r JOIN files f"
+            " ON f.blob_id = r.blob WHERE r.kind = ?", (IMPORT,)):
         lines.setdefault(path, set()).add(line)
         if target:
             raw.setdefault(path, []).append(target)
+            if alias:
+                aliased.setdefault(path, []).append((target, alias))
     files: dict[str, TestFile] = {}
     for path, info in store.files().items():
         if info.category != classify.TEST or not info.language:
@@ -145,7 +150,9 @@ def load(store: Store) -> TestView:
                                frozenset(resolver.absolute_import(path, t)
                                          for t in raw.get(path, ())),
                                frozenset(lines.get(path, ())),
-                               frozenset(name for (name,) in used))
+                               frozenset(name for (name,) in used),
+                               frozenset((resolver.absolute_import(path, t), a)
+                                         for t, a in aliased.get(path, ())))
     names = {path: frozenset({dotted, module_name(path, "python")})
              for path, dotted in resolver.module_of_path.items()}
     targets = {path: frozenset(resolver.absolute_import(path, t) for t in found)
