@@ -137,6 +137,21 @@ def _records(path: Path) -> int:
     return int(np.load(path, allow_pickle=False).shape[0])
 
 
+def test_a_deleted_vectors_file_is_made_again_by_the_next_index(make_repo):
+    """`maguyva-guard index` on an unchanged view embeds what is missing: a vectors file
+    someone deleted (a cache cleaner, `rm -rf .git/maguyva-guard/vectors-*`) comes back
+    (it stayed missing, and every search embedded the view again in memory)."""
+    modules = {f"app/m{i}.py": f"def f{i}(x):\n    return x + {i}\n" for i in range(30)}
+    repo = make_repo({**SMALL, **modules})
+    assert guard(repo, "index").returncode == 0
+    (vec,) = (repo / ".git" / INDEX_DIRNAME).glob("vectors-*.npy")
+    whole = _records(vec)
+    vec.unlink()
+    proc = guard(repo, "index")
+    assert proc.returncode == 0, proc.stderr
+    assert vec.is_file() and _records(vec) == whole
+
+
 @pytest.mark.parametrize("damage", ["truncated", "header overwritten"])
 def test_a_damaged_vectors_file_is_detected_rebuilt_and_said_once(make_repo, damage):
     modules = {f"app/m{i}.py": f"def f{i}(x):\n    return x + {i}\n" for i in range(30)}

@@ -163,6 +163,16 @@ def rebuild_if_damaged(store: Store, progress: Progress | None = None) -> None:
         refresh(store, progress)
 
 
+def vectors_missing(store: Store) -> bool:
+    """Whether the configured backend's vectors file is gone while the view was embedded
+    (deleted by hand or by a cache cleaner): `index` then embeds the view again."""
+    try:
+        backend = embedding.select(configured(store, None))
+    except SemanticUnavailable:
+        return False
+    return not vectors.file_for(store.index_dir, *embedding.tag(backend)).is_file()
+
+
 def _discard_if_damaged(store: Store, path: Path, dimension: int) -> None:
     """A damaged vectors file would answer wrong or nothing, silently: remove it and its
     completeness mark (the refresh then embeds the whole view again, as for a new index)

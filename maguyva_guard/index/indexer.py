@@ -111,7 +111,8 @@ def update(store: Store, view: View | None = None, *, label: str = STAGED_VIEW,
         if store.meta_get("view_digest") == digest:
             if store.meta_get("view") != label:
                 store.meta_set("view", label)
-            if embed_all and store.meta_get("embedded_view") != digest:
+            if embed_all and (store.meta_get("embedded_view") != digest
+                              or embeddings.vectors_missing(store)):
                 _embed(store, progress, UNKNOWN, everything=True)
                 store.meta_set("embedded_view", digest)
             else:
