@@ -337,11 +337,15 @@ def test_semantic_refresh_is_time_boxed_except_for_the_index_command(make_repo, 
 
     calls: list[str] = []
 
+    made: set[str] = set()  # the repositories whose vectors file a refresh has written
+
     def refresh(store, progress=None, **kw):
         calls.append("all" if "budget" in kw and kw["budget"] is None else "boxed")
+        made.add(str(store.root))
         return 0
 
     monkeypatch.setattr(embeddings, "refresh", refresh)
+    monkeypatch.setattr(embeddings, "vectors_missing", lambda store: str(store.root) not in made)
     repo = make_repo(FILES)
     with Store.open(repo) as store:
         indexer.update(store)  # a new view: the module's own budget
