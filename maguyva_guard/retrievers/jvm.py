@@ -24,7 +24,12 @@ from typing import Final
 
 from maguyva_guard.records import CALL, FUNCTION, METHOD, Definition, Reference
 from maguyva_guard.retrievers import jvmoverloads
-from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, Entity, ResolverAPI
+from maguyva_guard.retrievers.resolution_base import (
+    CLASS_KINDS,
+    Entity,
+    ResolverAPI,
+    closing_bracket,
+)
 
 
 def is_constructor(d: Definition) -> bool:
@@ -122,7 +127,7 @@ def invoked_parameters(resolver: ResolverAPI, use: Reference) -> Iterator[Refere
 def parameter_names(signature: str) -> list[str]:
     """The parameter names of a Java (`Type name`), Kotlin or Scala (`name: Type`) header."""
     start = signature.find("(")
-    end = _closing(signature, start) if start >= 0 else -1
+    end = closing_bracket(signature, start) if start >= 0 else -1
     if end < 0:
         return []
     names = []
@@ -140,7 +145,7 @@ def _calls_of(resolver: ResolverAPI, fn: Definition, param: str) -> Iterator[Ref
     for number, text in enumerate(lines, start=fn.line_start):
         if number == fn.line_start:  # the header: only what follows its parameter list
             at = text.find("(")
-            close = _closing(text, at) if at >= 0 else -1
+            close = closing_bracket(text, at) if at >= 0 else -1
             text = text[close + 1:] if close >= 0 else ""
         m = call.search(text)
         if m is not None and not text.lstrip().startswith(("//", "*", "/*")):
@@ -149,21 +154,8 @@ def _calls_of(resolver: ResolverAPI, fn: Definition, param: str) -> Iterator[Ref
 
 def _arguments(line: str, start: int) -> list[str] | None:
     """The top-level arguments of the call whose `(` ends at `start`, if on this line."""
-    close = _closing(line, start - 1)
+    close = closing_bracket(line, start - 1)
     return None if close < 0 else _split_top(line[start:close], "([{", ")]}")
-
-
-def _closing(text: str, start: int) -> int:
-    """The index of the bracket closing the one at `start`; -1 when not on this text."""
-    depth = 0
-    for i in range(start, len(text)):
-        if text[i] in "([{":
-            depth += 1
-        elif text[i] in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
 
 
 _EXPLICIT: Final = {word: re.compile(rf"(?<![\w.]){word}\s*\(") for word in ("super", "this")}

@@ -38,7 +38,7 @@ from maguyva_guard.retrievers import rusttypes
 from maguyva_guard.retrievers.passing import _arguments, _declared_parameters
 from maguyva_guard.retrievers.protocols import is_instance_of, is_protocol_method, syntax_operands
 from maguyva_guard.retrievers.pylocals import in_comment_or_string
-from maguyva_guard.retrievers.resolution_base import IDENT, SELF_NAMES, Entity
+from maguyva_guard.retrievers.resolution_base import IDENT, SELF_NAMES, Entity, closing_bracket
 from maguyva_guard.retrievers.resolve import CLASS_KINDS, Resolver
 
 # What one changed method may cost (a popular name, `filter`, has thousands of calls on
@@ -180,23 +180,10 @@ def value_type(r: Resolver, path: str, scope: str, value: str) -> Entity | None:
     if value.endswith(")") and "(" in value:
         head = value[: value.index("(")].strip().removeprefix("new ").strip()
         if not re.fullmatch(r"[A-Za-z_][\w.]*", head) or \
-                _closing(value, value.index("(")) != len(value) - 1:
+                closing_bracket(value, value.index("(")) != len(value) - 1:
             return None  # not one call: `A() if a else B()`, `f(x)[0]`
         return r.called(r.callee(path, scope, head), 0)
     return r.resolve_expression(path, scope, value)
-
-
-def _closing(text: str, start: int) -> int:
-    """Where the bracket opened at `start` closes (-1 when it does not on this text)."""
-    depth = 0
-    for i in range(start, len(text)):
-        if text[i] in "([{":
-            depth += 1
-        elif text[i] in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
 
 
 def argument(lines: list[str], line: int, name: str, position: int, param: str) -> str | None:

@@ -299,3 +299,17 @@ class ResolverAPI(Protocol):
     def csharp_item_type(self, path: str, scope: str, items: str) -> str | None: ...
     def extensions_of(self, type_name: str, name: str,
                       language: str) -> tuple[Definition, ...]: ...
+
+
+def closing_bracket(text: str, start: int) -> int:
+    """The index of the bracket closing the one at `start` (any of `([{`, nested ones
+    counted); -1 when it does not close on this text."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] in "([{":
+            depth += 1
+        elif text[i] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
