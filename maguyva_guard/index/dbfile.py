@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from maguyva_guard.errors import FatalError
+from maguyva_guard.index.quick import file_stat
 
 LOCK_WAIT_SECONDS = 120.0  # how long a second run waits (for a whole run, maybe a cold build)
 LOCK_POLL_SECONDS = 0.05
@@ -230,13 +231,9 @@ def mark_clean(path: Path) -> None:
 
 
 def _stamp(path: Path) -> str:
-    try:
-        st = path.stat()
-    except OSError:
-        return ""
-    wal = Path(f"{path}-wal")
-    wal_size = wal.stat().st_size if wal.exists() else 0
-    return f"{st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {wal_size}"
+    """The database file's identity and times with its write-ahead log's size (the same
+    stat the no-change stamp of quick.py keeps)."""
+    return file_stat(path)
 
 
 def _read_stamp(path: Path) -> str | None:

@@ -109,8 +109,8 @@ def inputs(place: Place) -> dict[str, str]:
 
 
 def file_stat(path: Path) -> str:
-    """A file's identity and times ("" when missing); with its write-ahead log's size for
-    the database (as dbfile's clean mark)."""
+    """A file's identity and times ("" when missing), with its write-ahead log's size for
+    the database (dbfile's clean mark is this stat too)."""
     try:
         st = path.stat()
     except OSError:
