@@ -60,6 +60,11 @@ if TYPE_CHECKING:
 MODULE: Final = MODULE_SYMBOL
 FALLBACK_CAUSE: Final = ":<module>"  # impact's `because_of` of a fallback search hit
 NO_SYMBOLS: Final = "no symbol support"
+OWN_AMBIGUOUS: Final = "its own call is an ambiguous edge (a name match): the test runs"
+# Names a test file reaches attributes by a string through: its other tests may then run
+# the method with no call of its name (no edge at all), so the whole file stays selected.
+DYNAMIC_ACCESS: Final = frozenset({"getattr", "attrgetter", "methodcaller",
+                                   "__getattribute__", "__getattr__"})
 # unittest's load_tests protocol (`tests.addTests(DocTestSuite("pkg.mod"))`): pytest does
 # not call it, so the module it names by a string is not run by the file's pytest tests
 UNITTEST_LOADER: Final = "load_tests"
@@ -179,6 +184,12 @@ def _caller(p: Picker, a: Affected, depth: int) -> bool:
     test = enclosing_test(tf, a.symbol)
     if test is not None and not ambiguous:
         p.add(node(tf, test, chain))
+        return True
+    # A test whose own call is the name-only edge: that test makes the call, and any other
+    # test of the file making a call of that name on a receiver of unknown type is matched
+    # by the same name (its own ambiguous edge), so the test alone runs for it.
+    if test is not None and not tf.names & DYNAMIC_ACCESS \
+            and p.add(replace(node(tf, test, chain), reason=OWN_AMBIGUOUS)):
         return True
     # a constant (`VALUE = f()`, module or class level) is module-level code: it runs on
     # import, and a failure there fails every test of the file
