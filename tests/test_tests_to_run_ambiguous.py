@@ -54,3 +54,29 @@ def test_a_test_reaching_the_method_by_getattr_keeps_the_whole_file(repo):
     sel = _change_a(repo, dynamic)
     assert [t["id"] for t in sel["tests"]] == ["tests/test_units.py"]
     assert "ambiguous edge" in sel["tests"][0]["reason"]
+
+
+CLI = ("class Command:\n    def run(self):\n        return 1\n\n\n"
+       "def command(f):\n    return Command()\n")
+CLI_FILES = {
+    "app/__init__.py": "from app.cli import Command, command\n",
+    "app/cli.py": CLI,
+    "tests/test_direct.py": ("from app.cli import Command\n\n\n"
+                             "def test_direct():\n    assert Command().run() == 1\n"),
+    # through the package: no test module of these imports app.cli itself
+    "tests/test_decorated.py": ("from app import command\n\n\n"
+                                "def test_decorated():\n    @command\n    def cli():\n"
+                                "        pass\n\n    assert cli.run() == 1\n\n\n"
+                                "def test_unrelated():\n    assert command\n"),
+}
+
+
+def test_a_call_on_a_decorated_function_reaches_what_the_decorator_may_return(make_repo):
+    # `cli` is whatever `command` returned (a Command): `cli.run()` may run Command.run
+    repo = make_repo(CLI_FILES)
+    stage(repo, {"app/cli.py": CLI.replace("return 1", "return 2")})
+    sel = selection(repo)
+    assert [t["id"] for t in sel["tests"]] == [
+        "tests/test_decorated.py::test_decorated", "tests/test_direct.py::test_direct"]
+    assert sel["tests"][0]["chain"] == ["tests.test_decorated.test_decorated",
+                                        "app.cli.Command.run"]
