@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import git
 from test_tests_to_run import selection, stage
 
 NATIVE = ("import string\n\n\n"
@@ -47,16 +48,18 @@ def test_a_function_only_a_fixture_names_selects_the_tests_taking_the_fixture(re
         "no resolved call reaches app.native.quiet: the tests naming quiet run"]
 
 
-def test_a_test_module_importing_the_function_runs_whole(repo):
-    # `from app.native import quiet` binds the name: any use in the file may be one the
-    # index does not record as a call (a parametrize list), so the whole file runs
-    stage(repo, {"tests/test_bound.py": ("from app.native import quiet\n\nFNS = [quiet]\n\n\n"
-                                         "def test_bound():\n    assert FNS\n")})
-    from conftest import git
-    git(repo, "commit", "-q", "-m", "bound")
+def test_a_helper_naming_the_function_runs_its_whole_file(repo):
+    # `call` is no test: whichever test of the file uses it may run quiet
+    stage(repo, {"tests/test_helper.py": (
+        "import app.native\n\n\ndef call(mod):\n    return mod.quiet(None)\n\n\n"
+        "def test_via_helper():\n    assert call(app.native) == ''\n")})
+    git(repo, "commit", "-q", "-m", "helper")
     stage(repo, {"app/native.py": NATIVE.replace("return ''", "return 'x'")})
-    ids = [t["id"] for t in selection(repo)["tests"]]
-    assert ids == ["tests/test_bound.py", "tests/test_quiet.py::test_quiet"]
+    sel = selection(repo)
+    assert [(t["id"], t["reason"]) for t in sel["tests"]] == [
+        ("tests/test_helper.py",
+         "names quiet outside a test, and no call to it resolves: the whole file runs"),
+        ("tests/test_quiet.py::test_quiet", "")]  # (through its fixture: a chain)
 
 
 def test_a_method_a_standard_library_base_calls_by_name_keeps_the_import_fallback(repo):

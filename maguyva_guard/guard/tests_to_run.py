@@ -100,12 +100,9 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
             reached.update(a.because_of)
     for c in report.changed_symbols:
         uses = (named or {}).get(c.qualified_name)
-        if uses and not p.run_all:
-            # the tests naming it may run it where no call resolves (`_mod.quiet` on a
-            # fixture's module); when no call reaches it at all, nothing else can
-            _named_uses(p, c, uses, c.qualified_name not in used)
-            if c.qualified_name not in used:
-                continue
+        if uses and c.qualified_name not in used and not p.run_all:
+            _named_uses(p, c, uses)  # no call reaches it: only a test naming it can run it
+            continue
         _by_import(p, c, reached, called, gate, c.qualified_name in trails.settled)
     _unanalysed(p, changed_paths, report)
     _by_string(p, report.changed_symbols, view.by_string)
@@ -314,12 +311,11 @@ def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
         p.everything(f"no test reaches {name} through the call graph or imports")
 
 
-def _named_uses(p: Picker, c: ChangedSymbol, uses: Uses, alone: bool) -> None:
-    """A changed symbol that only test code naming it can run besides its resolved callers
-    (testnames; `alone`: it has none): the tests naming it, the tests taking a fixture
-    naming it, the whole file where a module-level line, a helper or an import names it."""
-    if alone:
-        p.say(f"no resolved call reaches {c.qualified_name}: the tests naming {c.name} run")
+def _named_uses(p: Picker, c: ChangedSymbol, uses: Uses) -> None:
+    """A changed symbol no call reaches, that only test code naming it can run
+    (testnames): the tests naming it, the tests taking a fixture naming it, the whole file
+    where a module-level line, a helper or an import names it."""
+    p.say(f"no resolved call reaches {c.qualified_name}: the tests naming {c.name} run")
     whole = f"names {c.name} outside a test, and no call to it resolves: the whole file runs"
     for path, scope in uses:
         tf = p.view.files[path or scope]
