@@ -20,6 +20,7 @@ OTHER: Final = "other"
 CAUSES: Final = (
     ("count bound", ("walk's bound",)),
     ("narrowed to the class's tests", ("only the tests that name the class",)),
+    ("own name-only call", ("its own call is an ambiguous edge",)),
     ("ambiguous edge", ("ambiguous edge",)),
     ("depth bound", ("depth bound",)),
     ("module-level code", ("module-level", "module level", "when the module is imported")),
@@ -27,6 +28,7 @@ CAUSES: Final = (
                                 "dependencies every test", "test data")),
     ("polymorphic method", ("without naming its class",)),
     ("untyped receiver", ("receiver the graph cannot type",)),
+    ("named by the test", ("names the changed symbol", "outside a test, and no call")),
     ("no caller found", ("no resolved call reaches",)),
     ("imports the module", ("imports the module of",)),
     ("test class imported", ("imports a test class",)),

@@ -60,6 +60,29 @@ def _misses(results: list[dict[str, Any]], key: str) -> list[str]:
     return out or ["- none"]
 
 
+def _floor(results: list[dict[str, Any]]) -> list[str]:
+    out = ["| project | median share failing | p90 share failing | mutants failing >= 20% |"
+           " maguyva-guard median share | maguyva-guard mutants under 20% |",
+           "|---|---|---|---|---|---|"]
+    pooled: list[tuple[float, float]] = []
+    for res in [*results, None]:
+        if res is None:
+            rows, name = pooled, "**all**"
+        else:
+            rows = [(len(r["failed"]) / res["suite"], r["guard"]["share"])
+                    for r in res["mutants"] if not r["timed_out"] and "guard" in r]
+            pooled += rows
+            name = res["project"]
+        if not rows:
+            continue
+        fail = [f for f, _ in rows]
+        guard = [g for _, g in rows]
+        out.append(f"| {name} | {statistics.median(fail):.1%} | {_p90(fail):.1%} | "
+                   f"{sum(1 for f in fail if f >= 0.2)} of {len(rows)} | "
+                   f"{statistics.median(guard):.1%} | {sum(1 for g in guard if g < 0.2)} |")
+    return out
+
+
 def markdown(results: list[dict[str, Any]]) -> str:
     out = ["| project | selector | mutants | failing tests | recall | mutants with a miss |"
            " median share | p90 share | run all | median s (selection step) |",
@@ -78,6 +101,9 @@ def markdown(results: list[dict[str, Any]]) -> str:
     for key, label in SELECTORS[:2]:
         out += ["", f"Worst misses of {label} (failing tests it did not select):", ""]
         out += _misses(results, key)
+    out += ["", "The floor: the share of the suite that really fails per mutant (the oracle's "
+            "own selection; a mutant no test catches counts 0%), beside maguyva-guard's:", "",
+            *_floor(results)]
     out += ["", "Why the selection of `maguyva-guard tests` is as large as it is: the mean "
             "share of the suite each rule selects (a test selected by node id: a resolved "
             "call chain; a test in a file selected whole: the file's reason), in brackets "

@@ -136,9 +136,10 @@ GROUPS = ("class Group:\n    def group(self):\n        return 'g'\n\n\n"
           "def make(f):\n    return Group()\n\n\ndef run():\n    return Group().group()\n")
 
 
-def test_a_method_called_on_a_receiver_a_decorator_made_runs_the_files_naming_it(repo):
-    # cli is whatever @make returned: cli.group() names Group.group on a receiver no type
-    # shows, so its file runs whole; the test module that does not name group does not.
+def test_a_method_called_on_a_receiver_a_decorator_made_runs_the_tests_calling_it(repo):
+    # cli is whatever @make returned: cli.group() matches every group by name (a name-only
+    # edge the test itself makes), so that test runs; the test module that does not name
+    # group does not.
     stage(repo, {"app/__init__.py": FILES["app/__init__.py"] + "from app.cmd import make\n",
                  "app/cmd.py": GROUPS,
                  "tests/test_cmd.py": "from app import make\n\n\n@make\ndef cli():\n    pass\n"
@@ -149,8 +150,8 @@ def test_a_method_called_on_a_receiver_a_decorator_made_runs_the_files_naming_it
     stage(repo, {"app/cmd.py": GROUPS.replace("return 'g'", "return 'G'")})
     sel = selection(repo)
     assert [(t["id"], t["reason"]) for t in sel["tests"]] == [
-        ("tests/test_cmd.py", "names group on a receiver the graph cannot type, and can run "
-                              "app.cmd.Group.group: the whole file runs"),
+        ("tests/test_cmd.py::test_group",
+         "its own call is an ambiguous edge (a name match): the test runs"),
         ("tests/test_run.py::test_run", "")]
     assert sel["run_all"] is False
 

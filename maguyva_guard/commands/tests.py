@@ -17,7 +17,7 @@ from typing import Final
 from maguyva_guard import git
 from maguyva_guard.config import load_config
 from maguyva_guard.errors import FatalError
-from maguyva_guard.guard import impact, testtrails, testview
+from maguyva_guard.guard import impact, testnames, testtrails, testview
 from maguyva_guard.guard.model import ImpactReport
 from maguyva_guard.guard.tests_to_run import TestSelection, chain_text, select
 from maguyva_guard.index import indexer
@@ -104,7 +104,8 @@ def selection_for(repo: str, result: ImpactReport, view: testview.TestView, *,
     paths = sorted({p for f in git.diff_files(repo, revs.base, revs.head)
                     for p in (f.new_path, f.old_path) if p})
     trails = testtrails.continue_trails(repo, result, view, depth, session, max_walks)
-    selection = select(result, paths, view, depth=depth, trails=trails)
+    named = testnames.named_uses(repo, list(result.changed_symbols), view, session)
+    selection = select(result, paths, view, depth=depth, trails=trails, named=named)
     if max_walks is None or not trails.unfollowed or selection.run_all:
         return selection
     return replace(selection, reasons=(*selection.reasons, COARSER))

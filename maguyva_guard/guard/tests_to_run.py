@@ -20,13 +20,14 @@ reaches a changed symbol, its module's importers are taken, or else every test.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.extract.languages import LANGUAGES, language_for
 from maguyva_guard.guard import testfallbacks, testtrails
 from maguyva_guard.guard.testdispatch import DispatchGate
+from maguyva_guard.guard.testnames import Uses
 from maguyva_guard.guard.testpicker import (
     Picker,
     SelectedTest,
@@ -60,14 +61,22 @@ if TYPE_CHECKING:
 MODULE: Final = MODULE_SYMBOL
 FALLBACK_CAUSE: Final = ":<module>"  # impact's `because_of` of a fallback search hit
 NO_SYMBOLS: Final = "no symbol support"
+OWN_AMBIGUOUS: Final = "its own call is an ambiguous edge (a name match): the test runs"
+# Names a test file reaches attributes by a string through: its other tests may then run
+# the method with no call of its name (no edge at all), so the whole file stays selected.
+NAMED: Final = "names the changed symbol, and no call to it resolves: the test runs"
+DYNAMIC_ACCESS: Final = frozenset({"getattr", "attrgetter", "methodcaller",
+                                   "__getattribute__", "__getattr__"})
 # unittest's load_tests protocol (`tests.addTests(DocTestSuite("pkg.mod"))`): pytest does
 # not call it, so the module it names by a string is not run by the file's pytest tests
 UNITTEST_LOADER: Final = "load_tests"
 
 
 def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *,
-           depth: int, trails: Trails | None = None) -> TestSelection:
-    """`trails`: callers past the report's name-only edges (testtrails.continue_trails)."""
+           depth: int, trails: Trails | None = None,
+           named: Mapping[str, Uses] | None = None) -> TestSelection:
+    """`trails`: callers past the report's name-only edges (testtrails.continue_trails);
+    `named`: where the tests name a changed symbol no call reaches (testnames.named_uses)."""
     trails = trails or Trails()
     gate = DispatchGate(view, trails.hops)
     p = Picker(view, continued=trails.continued, gate=gate.allows if trails.hops else None,
@@ -76,6 +85,7 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
     _fallbacks(p, report.fallbacks)
     reached: set[str] = set()
     called: set[str] = set()  # changed symbols the graph found any caller of
+    used: set[str] = set()  # the same, import lines left out
     found = set(trails.affected)
     for a in (*report.affected, *report.possible, *trails.affected):
         if any(b.endswith(FALLBACK_CAUSE) for b in a.because_of):
@@ -83,10 +93,16 @@ def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *
         if a.path.endswith(STUBS):
             continue  # a type stub's declaration: no test runs it
         called.update(a.because_of)
+        if a.symbol != MODULE or a.line not in p.view.import_lines.get(a.path, frozenset()):
+            used.update(a.because_of)  # (an import line re-exporting it calls nothing)
         # the trails walk on past the report's bound: theirs is further
         if _caller(p, a, depth + testtrails.EXTRA_DEPTH if a in found else depth):
             reached.update(a.because_of)
     for c in report.changed_symbols:
+        uses = (named or {}).get(c.qualified_name)
+        if uses and c.qualified_name not in used and not p.run_all:
+            _named_uses(p, c, uses)  # no call reaches it: only a test naming it can run it
+            continue
         _by_import(p, c, reached, called, gate, c.qualified_name in trails.settled)
     _unanalysed(p, changed_paths, report)
     _by_string(p, report.changed_symbols, view.by_string)
@@ -179,6 +195,12 @@ def _caller(p: Picker, a: Affected, depth: int) -> bool:
     test = enclosing_test(tf, a.symbol)
     if test is not None and not ambiguous:
         p.add(node(tf, test, chain))
+        return True
+    # A test whose own call is the name-only edge: that test makes the call, and any other
+    # test of the file making a call of that name on a receiver of unknown type is matched
+    # by the same name (its own ambiguous edge), so the test alone runs for it.
+    if test is not None and not tf.names & DYNAMIC_ACCESS \
+            and p.add(replace(node(tf, test, chain), reason=OWN_AMBIGUOUS)):
         return True
     # a constant (`VALUE = f()`, module or class level) is module-level code: it runs on
     # import, and a failure there fails every test of the file
@@ -287,6 +309,31 @@ def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
         p.say(reason)
     elif name not in reached:
         p.everything(f"no test reaches {name} through the call graph or imports")
+
+
+def _named_uses(p: Picker, c: ChangedSymbol, uses: Uses) -> None:
+    """A changed symbol no call reaches, that only test code naming it can run
+    (testnames): the tests naming it, the tests taking a fixture naming it, the whole file
+    where a module-level line, a helper or an import names it."""
+    p.say(f"no resolved call reaches {c.qualified_name}: the tests naming {c.name} run")
+    whole = f"names {c.name} outside a test, and no call to it resolves: the whole file runs"
+    for path, scope in uses:
+        tf = p.view.files[path or scope]
+        chain = (scope or tf.path, c.qualified_name)
+        if tf.is_conftest:
+            d = definition(tf, scope) if path else None
+            if d is None or not is_fixture(d) or not _fixture_users(p, tf, d, chain):
+                _broad(p, testfallbacks.Broad(tf.path, f"{tf.path} {whole}",
+                                              posixpath.dirname(tf.path)))
+            continue
+        test = enclosing_test(tf, scope) if path and not tf.names & DYNAMIC_ACCESS else None
+        if test is not None and p.add(replace(node(tf, test, chain), reason=NAMED)):
+            continue
+        d = definition(tf, scope) if path and test is None else None
+        if d is not None and is_fixture(d) and _fixture_users(p, tf, d, chain):
+            continue
+        for found in (tf.path, *p.reach(tf.path)):  # (a helper another test module imports)
+            p.file(found, (found, *chain), whole)
 
 
 def _named(p: Picker, c: ChangedSymbol, gate: DispatchGate) -> None:

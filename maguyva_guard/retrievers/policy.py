@@ -122,6 +122,10 @@ class Policy:
                     return Resolution(tuple(dict.fromkeys(either)), PROBABLE)
             return self.by_name(ref)
         e = self.member(owner, ref.name)
+        if e is None and _decorated_function(owner) and language == "python":
+            # `@click.command() def cli(): ...` then `cli.main()`: the name is bound to
+            # whatever the decorator returned (a Command), not to the function
+            return self.by_name(ref)
         if language == "php" and owner.kind == "instance" and owner.definition is not None:
             return self.php_dispatch(ref, owner.definition, e)
         if e is None and owner.kind != "module" and owner.definition is not None:
@@ -282,3 +286,8 @@ COMMON_METHOD_NAMES = frozenset(
     """.split()
 )
 
+
+def _decorated_function(owner: Entity) -> bool:
+    d = owner.definition
+    return owner.kind == "definition" and d is not None and d.kind in (FUNCTION, METHOD) \
+        and d.signature.lstrip().startswith("@")
