@@ -90,3 +90,16 @@ def test_a_new_package_file_renames_the_modules_under_it(make_repo):
     write_files(repo, {"lib/pkg/mod.py": "def f(x, y=0):\n    return x\n"})
     git(repo, "add", "-A")
     assert not {c for c in callers(repo) if c[0] == "lib/use.py"}
+
+
+def test_index_keeps_the_maps_for_the_first_check(make_repo):
+    repo = make_repo({"pkg/__init__.py": "", "pkg/a.py": "def f():\n    return 1\n"})
+    result = CliRunner().invoke(main, ["index", "--repo", str(repo)])
+    assert result.exit_code == 0, result.output
+    stored = repo / ".git" / "maguyva-guard" / modcache.FILE_NAME
+    assert stored.is_file()
+    calls, build = counted()
+    assert modcache.cached(stored.parent, ["pkg/__init__.py", "pkg/a.py"], build) == (
+        {"pkg/__init__.py": "pkg", "pkg/a.py": "pkg.a"},
+        {"pkg": "pkg/__init__.py", "pkg.a": "pkg/a.py"})
+    assert calls == []
