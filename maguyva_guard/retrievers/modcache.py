@@ -76,13 +76,3 @@ def _write(path: Path, value: tuple[str, dict[str, str], dict[str, str]]) -> Non
     except OSError:
         if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
-
-
-def warm(repo: str) -> None:
-    """Build and keep the maps of the index's current view (after `index` parsed anything),
-    so that the first check after a cold index reads them instead of building them."""
-    from maguyva_guard.index.store import Store
-    from maguyva_guard.retrievers.resolve import Resolver
-
-    with Store.open(repo) as store:
-        Resolver(store).all_modules  # noqa: B018 (read for its side effect: the file)
