@@ -2,13 +2,16 @@
 
     python bench/load.py [--files 20000] [--changed 200] [--fresh]
     python bench/load.py --files 100000 --changed 10 --typescript --warm-only
+    python bench/load.py --files 100000 --changed 10 --typescript --check-only --out NAME
 
 Generates the repository once under bench/.cache/load/ (small Python modules that import and
 call each other across 200 packages, a tenth of them JavaScript), commits it, then measures,
 each command in its own child process. `--typescript`: a fifth of the modules are TypeScript
 instead, and every module also imports one of a few hundred core modules with a skewed
 (Zipf-like) choice, so some modules have thousands of importers, as a monorepo's utilities
-do. `--warm-only` stops after step 2 (a 100,000-file repository):
+do. `--warm-only` stops after step 2 (a 100,000-file repository); `--check-only` runs step
+2 alone on the index an earlier run left; `--out NAME` writes bench/results/NAME.md|json
+instead of load.md (load-FILES.md for other sizes):
 
   1. `index`, cold (no index yet);
   2. `check` of a staged diff that changes a function's signature in `--changed` files,
@@ -123,8 +126,10 @@ def git(repo: Path, *args: str) -> None:
                    env={**os.environ, **GIT_ENV})
 
 
-def ensure_repo(files: int, fresh: bool, typescript: bool = False) -> Path:
-    """The generated repository at its first commit, with nothing staged and no index."""
+def ensure_repo(files: int, fresh: bool, typescript: bool = False,
+                keep_index: bool = False) -> Path:
+    """The generated repository at its first commit, with nothing staged and no index
+    (`keep_index`: the index of an earlier run left in place)."""
     repo = CACHE / (f"repo-{files}" + ("-ts" if typescript else ""))
     if fresh and repo.exists():
         shutil.rmtree(repo)
@@ -145,7 +150,8 @@ def ensure_repo(files: int, fresh: bool, typescript: bool = False) -> Path:
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", "generated")
     git(repo, "reset", "-q", "--hard")  # drop the change a previous run staged
-    shutil.rmtree(repo / ".git" / "maguyva-guard", ignore_errors=True)
+    if not keep_index:
+        shutil.rmtree(repo / ".git" / "maguyva-guard", ignore_errors=True)
     return repo
 
 
@@ -255,7 +261,7 @@ def guard(*args: str) -> list[str]:
 
 
 def write_results(files: int, touched: int, runs: list[Measured], progress: str,
-                  command: str = "") -> str:
+                  command: str = "", out: str = "") -> str:
     command = command or f"python bench/load.py --files {files} --changed {touched}"
     lines = [f"# Load: {files:,} files, a staged diff touching {touched} files",
              "", f"Command: `{command}`, "
@@ -278,7 +284,7 @@ def write_results(files: int, touched: int, runs: list[Measured], progress: str,
               f"the last: `{shown[-1].strip() if shown else 'none'}`.", ""]
     text = "\n".join(lines)
     RESULTS.mkdir(exist_ok=True)
-    stem = "load" if files == 20_000 else f"load-{files}"
+    stem = out or ("load" if files == 20_000 else f"load-{files}")
     (RESULTS / f"{stem}.md").write_text(text)
     (RESULTS / f"{stem}.json").write_text(json.dumps(
         {"files": files, "touched": touched, "runs": [asdict(m) for m in runs],
@@ -295,22 +301,31 @@ def main() -> int:
                         help="TypeScript beside Python, skewed imports of core modules")
     parser.add_argument("--warm-only", action="store_true",
                         help="cold index and warm check only (no fresh-clone check)")
+    parser.add_argument("--check-only", action="store_true",
+                        help="the warm check alone, on the index an earlier run left")
+    parser.add_argument("--out", default="",
+                        help="results file stem under bench/results/ (default load or"
+                             " load-FILES): keeps earlier results")
     args = parser.parse_args()
     started = time.perf_counter()
-    repo = ensure_repo(args.files, args.fresh, args.typescript)
+    repo = ensure_repo(args.files, args.fresh, args.typescript, keep_index=args.check_only)
     print(f"repository ready in {time.perf_counter() - started:.1f} s: {repo}", file=sys.stderr)
-    runs = [measure("index, cold", guard("index", "--repo", str(repo)), repo)]
+    if args.check_only and not (repo / ".git" / "maguyva-guard").exists():
+        print("--check-only: no index yet; run without it first", file=sys.stderr)
+        return 2
+    runs = [] if args.check_only else [
+        measure("index, cold", guard("index", "--repo", str(repo)), repo)]
     touched = stage_change(repo, args.files, args.changed, args.typescript)
     check = guard("check", "--repo", str(repo), "--format", "json")
     runs.append(measure(f"check, {touched} files changed, warm index", check, repo))
     progress = ""
-    if not args.warm_only:
+    if not (args.warm_only or args.check_only):
         shutil.rmtree(repo / ".git" / "maguyva-guard")
         runs.append(measure(f"check, {touched} files changed, no index yet", check, repo))
         shutil.rmtree(repo / ".git" / "maguyva-guard")
         progress = progress_on_a_tty(guard("check", "--repo", str(repo)), repo)
     command = " ".join(["python bench/load.py", *sys.argv[1:]])
-    print(write_results(args.files, touched, runs, progress, command))
+    print(write_results(args.files, touched, runs, progress, command, args.out))
     return 0 if all(m.returncode in (0, 1) for m in runs) else 1
 
 

@@ -189,6 +189,10 @@ def index(repo: str, rebuild: bool, defer_embeddings: bool) -> None:
 
     s = indexer.index_repo(repo, rebuild=rebuild, progress=_TtyProgress("parsing"),
                            embed=not defer_embeddings)
+    if s.parsed:  # new files may mean new paths: the module names the checks will read
+        from maguyva_guard.retrievers import resolve
+
+        resolve.keep_module_names(repo)
     counts = quick.Counts(s.files, s.symbols, s.references)
     click.echo(quick.summary(counts, s.parsed, s.seconds), err=True)
     if not s.embedded:

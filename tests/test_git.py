@@ -201,3 +201,19 @@ def test_git_missing_is_one_clear_error(make_repo, monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     with pytest.raises(FatalError, match="git is not installed"):
         g.repo_info(repo)
+
+
+def test_ls_index_parses_a_listing_once_and_a_changed_index_again(make_repo):
+    """The staged listing is parsed once per content (a check reads it twice): the same
+    listing gives the same answer, a staged change (a new blob, a new path, a rename) a
+    new one."""
+    repo = make_repo({"a.py": "x = 1\n"})
+    first = g.ls_index(repo, sizes=False)
+    assert g.ls_index(repo, sizes=False) is first
+    (repo / "a.py").write_text("x = 2\n")
+    git(repo, "add", "a.py")
+    changed = g.ls_index(repo, sizes=False)
+    assert list(changed) == ["a.py"] and changed["a.py"].blob != first["a.py"].blob
+    git(repo, "mv", "a.py", "b.py")
+    assert list(g.ls_index(repo, sizes=False)) == ["b.py"]
+    assert g.ls_index(repo)["b.py"].size == 6  # sizes are never taken from the shared parse

@@ -535,3 +535,25 @@ def test_the_file_scan_reads_new_rows_after_an_append_or_a_new_version(tmp_path)
     vectors.save(other, keys[3:], bits[3:])
     os.replace(other, path)
     assert vectors.top_k_file(path, bits[3].tobytes(), 5) == ([keys[3]], [(0, 0)])
+
+
+def test_the_keys_a_large_file_holds_are_found_without_its_key_set(tmp_path) -> None:
+    """vectors.held on a file of LARGE_FILE_ROWS rows and more (numpy over the keys'
+    column): the same answer as the whole key set, keys sharing a present key's first
+    8 bytes included, and again after an append; the set of every key is never built."""
+    rng = np.random.default_rng(5)
+    rows = vectors.LARGE_FILE_ROWS + 10
+    keys = [bytes(k) for k in rng.integers(0, 256, (rows, 16), dtype=np.uint8)]
+    path = tmp_path / "v.npy"
+    vectors.save(path, keys, rng.integers(0, 256, (rows, 4), dtype=np.uint8))
+    absent = [bytes(k) for k in rng.integers(0, 256, (20, 16), dtype=np.uint8)]
+    twins = [k[:8] + bytes(8) for k in keys[:5]]  # a present key's head, another tail
+    asked = keys[:30] + keys[-3:] + absent + twins
+    assert vectors.held(path, 4, asked) == set(keys[:30] + keys[-3:])
+    cached = vectors._files[path]
+    assert cached.keys is None  # no key set was built
+    new = absent[:2]
+    assert vectors.append(path, new, [bytes(4), bytes(4)])
+    assert vectors.held(path, 4, asked) == set(keys[:30] + keys[-3:] + new)
+    assert vectors.held(path, 4, asked) == set(vectors.read_keys(path, 4) or ()) & set(asked)
+    assert vectors.held(tmp_path / "missing.npy", 4, asked) is None

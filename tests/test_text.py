@@ -371,3 +371,36 @@ def test_the_same_terms_with_another_limit_answer_as_a_fresh_search(indexed, mon
     git(store.repo, "add", "-A")
     store.refresh()  # a new view: its texts are read again
     assert len(ask(50)) == 11 and len(reads) == 1
+
+
+def _sorted_without(files: dict[str, FileInfo], exclude: frozenset[str]
+                    ) -> tuple[dict[str, FileInfo], dict[str, list[str]]]:
+    """The view without `exclude`, sorted anew (what _view did for every exclusion)."""
+    from maguyva_guard.retrievers.text import _category_rank
+
+    view = {p: i for p, i in files.items() if p not in exclude}
+    paths_of: dict[str, list[str]] = {}
+    for path in sorted(view, key=lambda p: (_category_rank(view[p].category), p)):
+        paths_of.setdefault(view[path].blob, []).append(path)
+    return view, paths_of
+
+
+@pytest.mark.parametrize("exclude", [
+    frozenset(), frozenset({"pkg/a.py"}), frozenset({"pkg/b.py"}), frozenset({"tests/a.py"}),
+    frozenset({"pkg/a.py", "pkg/b.py"}), frozenset({"pkg/c.py", "gone.py"}),
+    frozenset({"pkg/a.py", "pkg/b.py", "tests/a.py", "pkg/c.py"})])
+def test_a_view_without_some_paths_is_the_view_sorted_without_them(indexed, exclude):
+    """The same blob at three paths (source and test), another at one: whichever paths a
+    search leaves out, the view it reads and its blobs' order are those of a new sort."""
+    twin = "def helper():\n    return 'shared'\n"
+    store = indexed({"pkg/a.py": twin, "pkg/b.py": twin, "tests/a.py": twin,
+                     "pkg/c.py": "x = 'shared'\n"})
+    retriever = TextRetriever(store)
+    retriever._view(frozenset())  # the whole view first, as a check's searches go
+    view, paths_of = retriever._view(exclude)
+    want_view, want_paths = _sorted_without(store.files(), exclude)
+    assert dict(view) == want_view and len(view) == len(want_view)
+    assert list(paths_of.items()) == list(want_paths.items())
+    request = SearchRequest(query="shared", intent="exact_match", terms=("shared",),
+                            limit=50, exclude_paths=exclude)
+    assert {h.path for h in retriever.search(request)} == set(want_view)

@@ -4,23 +4,41 @@ The tests' selection asks it of every file a caller sits in (hundreds on a relea
 diff), and a walk per file went over the same import graph again each time (Django: 1.7 s
 for 173 files). Here each strongly connected component (modules importing each other) is
 answered once, from the answers of the components it reaches (Tarjan's algorithm, without
-recursion): every edge is followed once per selection.
+recursion): every edge is followed once per selection. With `upstream` (the files a
+wanted file imports, directly or not: the only ones that can reach one), the walk stays
+inside that set: every other file's answer is empty, and a large repository's importers
+(80,000 files reached from one module of a generated 100,000-file repository) are never
+walked.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
+
+NOTHING: frozenset[str] = frozenset()
 
 
 class ImportReach:
-    def __init__(self, successors: Callable[[str], Iterable[str]], wanted: frozenset[str]):
+    def __init__(self, successors: Callable[[str], Iterable[str]], wanted: frozenset[str],
+                 upstream: Callable[[], Collection[str]] | None = None):
         self._successors = successors  # the files importing a file (one edge each)
         self._wanted = wanted
         self._done: dict[str, frozenset[str]] = {}  # file -> the wanted files it reaches
+        # Computed on the first question (none when there is no wanted file at all).
+        self._upstream_of = upstream
+        self._upstream: Collection[str] | None = None
 
     def reached(self, start: str) -> frozenset[str]:
         """The wanted files reachable from `start` (itself included)."""
         done = self._done
+        if start in done:
+            return done[start]
+        if not self._wanted:
+            return NOTHING
+        if self._upstream is None and self._upstream_of is not None:
+            self._upstream = self._upstream_of()
+        if self._upstream is not None and start not in self._upstream:
+            return NOTHING
         if start not in done:
             self._walk(start)
         return done[start]

@@ -47,6 +47,7 @@ class Picker:
     _importers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _test_names: dict[str, set[str]] | None = None
     _walker: ImportReach | None = None
+    _within: dict[str, set[str]] | None = None  # importers_by_name of the upstream files
     # whether a test can run every hop of its chain (testdispatch.DispatchGate.allows)
     gate: Callable[[SelectedTest], bool] | None = None
     # the tests of a file that alone can run a chain's hops (DispatchGate.narrowed)
@@ -110,15 +111,50 @@ class Picker:
 
     def _reach(self, path: str) -> list[str]:
         if self._walker is None:
-            self._walker = ImportReach(self._importers_of, self.view.test_module_set)
+            self._walker = ImportReach(self._importers_of, self.view.test_module_set,
+                                       self._upstream)
         return sorted(self._walker.reached(path))
 
     def _importers_of(self, path: str) -> set[str]:
-        if self._by_name is None:
-            self._by_name = importers_by_name(self.view)
-        by_name = self._by_name
+        """The upstream files (see _upstream) importing the module at `path`: the walk's
+        edges, all it needs of importers_by_name (which indexes every import of the
+        repository)."""
+        by_name = self._within if self._within is not None else importers_by_name(self.view)
         return {importer for name in self.view.import_names.get(path, frozenset())
                 for importer in by_name.get(name, ())}
+
+    def _upstream(self) -> set[str]:
+        """The test modules and every file they import, directly or through other modules:
+        the only files from which an "is imported by" walk can reach a test module. Read
+        forward from the tests' own imports, so its cost is that of what the tests import,
+        not of the repository's whole import graph."""
+        modules = self.view.import_names
+        paths_named: dict[str, list[str]] = {}
+        for path, names in modules.items():
+            for name in names:
+                paths_named.setdefault(name, []).append(path)
+        seen = set(self.view.test_module_set)
+        todo = list(seen)
+        while todo:
+            for target in self.view.imports.get(todo.pop(), ()):
+                for name in _prefixes(target):
+                    for imported in paths_named.get(name, ()):
+                        if imported not in seen:
+                            seen.add(imported)
+                            todo.append(imported)
+        within: dict[str, set[str]] = {}
+        for importer in seen:
+            for target in self.view.imports.get(importer, ()):
+                for name in _prefixes(target):
+                    within.setdefault(name, set()).add(importer)
+        self._within = within
+        return seen
+
+
+def _prefixes(target: str) -> list[str]:
+    """"a.b.c" -> "a", "a.b", "a.b.c": importing a name runs every package above it."""
+    parts = target.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
 def importers_by_name(view: TestView) -> dict[str, set[str]]:

@@ -275,7 +275,7 @@ def _fill_plain(store: Store, backend: HashEmbedder, view: View, path: Path,
     in batches within the budget as fill does: importing numpy and loading the matrix
     cost ~0.3 s of a hook's run, embedding one chunk ~15 ms. None (nothing done) when
     there is no file to append to, or too much to do this way."""
-    known = vectors.read_keys(path, backend.dimension // 8)
+    known = vectors.held(path, backend.dimension // 8, list(view.places))
     if known is None:
         return None
     missing = [k for k in view.places if k not in known]
@@ -302,6 +302,14 @@ def _known_keys(path: Path, dimension: int) -> set[bytes] | dict[bytes, int]:
     if cached is not None and cached[0] == file_stamp(path):
         return cached[2]
     return vectors.read_keys(path, dimension // 8) or set()
+
+
+def _held(path: Path, dimension: int, keys: list[bytes]) -> set[bytes]:
+    """Which of `keys` `path` holds (a commit's few chunks: see vectors.held)."""
+    cached = _loaded.get(path)
+    if cached is not None and cached[0] == file_stamp(path):
+        return {k for k in keys if k in cached[2]}
+    return vectors.held(path, dimension // 8, keys) or set()
 
 
 def _save(path: Path, keys: list[bytes], bits: Any, view: View) -> tuple[list[bytes], Any]:
@@ -347,7 +355,8 @@ def mark_complete(store: Store, path: Path, view: View, dimension: int,
     """Remember that every chunk of this view has a vector in `path` (for the fast path).
     `incremental`: `view` holds only what the last update changed, the rest was complete."""
     with lock:
-        rows = _known_keys(path, dimension)
+        rows = _held(path, dimension, list(view.digests)) if incremental \
+            else _known_keys(path, dimension)
     complete = (bool(view.digests) or incremental) and all(k in rows for k in view.digests)
     digest = (store.meta_get("view_digest") or "") if complete else ""
     if store.meta_get(complete_key(path)) != digest:

@@ -99,3 +99,12 @@ class Resolver(Policy, Inference, Foreign, Bindings, Namespaces, ModuleNaming):
                                         lambda: self.all_module_of_path, attribute))
         self.edges = EdgeCache(rows, answers, tracker)
         return self.edges
+
+
+def keep_module_names(repo: str) -> None:
+    """Build and keep the module-name maps of the index's current view (modcache.py), so
+    that the first check after `index` reads them instead of building them."""
+    from maguyva_guard.index.store import Store
+
+    with Store.open(repo) as store:
+        Resolver(store).all_modules  # noqa: B018 (read for its side effect: the file)
