@@ -43,6 +43,7 @@ from maguyva_guard.records import (
 )
 from maguyva_guard.retrievers import (
     cfamsyntax,
+    ecmaconform,
     ecmatypes,
     fixtures,
     jvm,
@@ -52,6 +53,7 @@ from maguyva_guard.retrievers import (
     paramflow,
 )
 from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.ecmaconform import CONFORMS, is_conformance_target
 from maguyva_guard.retrievers.ecmasyntax import ecma_implicit_calls, is_ecma_syntax_method
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.passing import assigned_calls, invoked_parameters
@@ -241,6 +243,8 @@ class GraphRetriever:
             yield from ((ref, EXACT) for ref in fixtures.users(self.store, target))
         if target.parent and language_for(target.path) in JS_LANGUAGES:
             yield from self.object_handed_on(target)
+        if is_conformance_target(target):  # TypeScript: an instance where `Observer` is due
+            yield from ((ref, PROBABLE) for ref in self.conforming(target))
         if java_new and constructor_of is not None and target.kind != CLASS:
             # `super(1)` in a subclass's constructor, `this(1)` in a sibling one
             yield from ((ref, EXACT) for ref in jvm.explicit_constructor_calls(
@@ -298,6 +302,14 @@ class GraphRetriever:
             for at in ecmatypes.result_reads(text, fn.name, prop):
                 yield Reference(ref.path, target.name, USE, caller.line_start + at,
                                 caller.qualified_name), PROBABLE
+
+    def conforming(self, target: Definition) -> Iterator[Reference]:
+        """TypeScript: where an instance of the class of method `target` is passed,
+        assigned or returned as a declared type with a member of its name
+        (ecmaconform.py)."""
+        refs = self.store.references
+        paths = ecmaconform.candidate_paths(self.resolver, target, refs)
+        yield from ecmaconform.conforming_uses(self.resolver, target, paths, refs)
 
     def java_runs(self, ref: Reference, target: Definition,
                   heirs: set[tuple[str, str]]) -> bool:
@@ -512,6 +524,7 @@ class GraphRetriever:
             depth=edge.depth,
             confidence=edge.confidence,
             via=edge.via,
+            reason=CONFORMS if edge.ref.kind == CONFORMS else "",
         )
 
 
