@@ -102,7 +102,9 @@ def test_a_callbacks_parameter_of_another_class_does_not_reach_the_changed_one(
 
 RANGE = """import { Observable } from './Observable';
 
-export function range(count: number, slow?: boolean) {
+export function range(count: number): Observable<number>;
+
+export function range(count: number, slow?: boolean): Observable<number> {
   const end = count + 1;
   return new Observable<number>(
     slow
@@ -135,7 +137,8 @@ def test_a_callback_opened_below_its_calls_parenthesis_takes_the_declared_type(
     later lines (comments, a comparison `count < end` in between): both arms' `subscriber`
     are Subscribers, probable (one entry for range(), neither call left possible; tsc's one
     missed calling symbol of rxjs 7.8.1 -> 7.8.2). A callback after a finished statement
-    (`;`) is passed to no call: possible only."""
+    (`;`) is passed to no call: possible only. range() is overloaded, as rxjs's: its
+    implementation's lines are read."""
     report = checked(make_repo, {**TS_FILES, "range.ts": RANGE}, "Subscriber.ts",
                      "  next(value: T): void {\n    console.log(value);\n  }\n}\n\n"
                      "export class Other",

@@ -159,7 +159,9 @@ def contextual_type(r: ResolverAPI, path: str, scope: str, lines: Iterable[str],
     if found is None and any(_CALLBACK.search(line) for line in lines):
         # The callback may be an argument of a call opened on an earlier line, which the
         # lines naming `var` do not hold: read the enclosing function's.
-        d = r.scope(path).by_qualified.get(scope)
+        # (Overloads share the name: the implementation is the longest of them.)
+        d = max((d for d in r.scope(path).definitions if d.qualified_name == scope),
+                key=lambda d: d.line_end - d.line_start, default=None)
         body = r.lines(path)[d.line_start - 1 : d.line_end] if d is not None else []
         found = callback_parameter(body, var, spanning=True)
     if found is None:
