@@ -83,6 +83,22 @@ export function same<T>(source: Source<T>, subscriber: Subscriber<T>): Subscribe
   return subscriber;
 }
 """
+WRAP = """import { Subscriber } from './Subscriber';
+import { Source } from './Source';
+
+export function wrap<T>(destination: Subscriber<T>, onNext?: (value: T) => void): Subscriber<T> {
+  console.log(onNext);
+  return destination;
+}
+
+export function wraps<T>(source: Source<T>, subscriber: Subscriber<T>): void {
+  source.subscribe(
+    wrap(subscriber, (value: T) => {
+      console.log(value);
+    })
+  );
+}
+"""
 FILES = {"Subscriber.ts": SUBSCRIBER, "Source.ts": SOURCE, "uses.ts": USES}
 NEXT = ("  next(value: T): void {\n    console.log(value);",
         "  next(value: T, extra: string): void {\n    console.log(value);")
@@ -134,3 +150,14 @@ def test_a_call_naming_the_method_keeps_the_reason_reference(make_repo) -> None:
     found = _conforming(report)
     line = uses.splitlines().index("  s.next(1);") + 1
     assert found[("uses.ts", line)] == ("uses.calls", "reference")
+
+
+def test_a_call_returning_an_instance_over_several_lines_conforms(make_repo) -> None:
+    """rxjs's operators write `source.subscribe(\\n createOperatorSubscriber(subscriber,
+    (value) => {...})\\n)`: the argument is a call whose declared return type is the
+    class, on the line below the call's parenthesis, its own `)` lines further. Affected
+    with the reason `conforms`; `wrap` itself (the class in, the class out) is not."""
+    report = checked(make_repo, {**FILES, "wrap.ts": WRAP}, "Subscriber.ts", *NEXT)
+    line = WRAP.splitlines().index("    wrap(subscriber, (value: T) => {") + 1
+    found = {k: v for k, v in _conforming(report).items() if k[0] == "wrap.ts"}
+    assert found == {("wrap.ts", line): ("wrap.wraps", "conforms")}

@@ -33,7 +33,8 @@ from maguyva_guard.records import (
     Definition,
     Reference,
 )
-from maguyva_guard.retrievers.ecmacontext import Callback, call_around, parameter_type
+from maguyva_guard.retrievers.ecmacontext import Callback, call_above, parameter_type
+from maguyva_guard.retrievers.ecmashapes import declared_return, rejects, verdict
 from maguyva_guard.retrievers.protocols import enclosing_name, known_instance
 from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, ResolverAPI
 
@@ -41,19 +42,20 @@ CONFORMS: Final = "conforms"  # the reference kind (and JSON `links[].reason`) o
 _IDENT: Final = r"[A-Za-z_$][\w$]*"
 _VALUE: Final = (rf"(?:new\s+{_IDENT}(?:\.{_IDENT})*\s*(?:<[^()]*>)?\([^()]*\)"
                  rf"|(?:this\.)?{_IDENT}(?:\.{_IDENT})*)")
-_ARGUMENT: Final = re.compile(rf"(?<=[(,])\s*(?P<value>{_VALUE})\s*(?=[,)])")
+# An argument's start: at the start of a line (a call written over several lines) or after
+# `(` or `,`: a name or chain, `new C`, or a call's callee (its parenthesis after it).
+_ARGUMENT: Final = re.compile(
+    rf"(?:^|(?<=[(,]))\s*(?P<value>(?:new\s+)?(?:this\.)?{_IDENT}(?:\.{_IDENT})*)\s*"
+    r"(?:<[^()]*>\s*)?(?P<after>[(,)]|$)")
+_KEYWORDS: Final = frozenset({"if", "for", "while", "switch", "catch", "function", "return",
+                              "typeof", "await", "new", "yield", "throw", "case", "else"})
+MAX_LINES_ON: Final = 40  # how far below an argument's call is looked for its `)`
 _TYPED_LOCAL: Final = re.compile(
     rf"\b(?:const|let|var)\s+{_IDENT}\s*:\s*(?P<type>[^=]+?)\s*=\s*(?P<value>{_VALUE})"
     r"\s*;?\s*$")
 _RETURN: Final = re.compile(rf"^\s*return\s+(?P<value>{_VALUE})\s*;?\s*$")
 _NEW: Final = re.compile(rf"^new\s+(?P<cls>{_IDENT}(?:\.{_IDENT})*)")
-# Arms no class instance fits.
-_NO_INSTANCE: Final = frozenset({"null", "undefined", "void", "never", "string", "number",
-                                 "boolean", "bigint", "symbol"})
-# Mapped types that keep every member's name (`Partial<Observer<T>>` has `next`, optional).
-_KEEPS_NAMES: Final = frozenset({"Partial", "Readonly", "Required"})
 _TYPE_NAME: Final = re.compile(rf"^(?P<name>{_IDENT}(?:\.{_IDENT})*)\s*(?:<(?P<args>.*)>)?$")
-MAX_DEPTH: Final = 4  # type aliases followed
 # The store's reference query (`references(name=..., path=...)`).
 References = Callable[..., Iterable[Reference]]
 Check = Callable[[str], bool]  # the enclosing symbol's name -> whether the site conforms
@@ -73,27 +75,29 @@ def conforming_uses(r: ResolverAPI, target: Definition, paths: set[str],
     known: dict[tuple[str, str, str], bool] = {}
     for path in sorted(paths):
         scope = r.scope(path)
-        for number, line in enumerate(r.lines(path), start=1):
-            if line.lstrip().startswith(("//", "*", "/*")) or target.name == "":
+        lines = r.lines(path)
+        for row, line in enumerate(lines):
+            if line.lstrip().startswith(("//", "*", "/*")):
                 continue
-            where = ""
-            for value, expected in _sites(r, path, number, line, target, references):
+            number, where = row + 1, ""
+            for value, expected in _sites(r, path, lines, row, target, references):
                 where = where or enclosing_name(scope.definitions, number)
                 if _instance(r, known, path, where, value, target) and expected(where):
                     yield Reference(path, target.name, CONFORMS, number, where)
                     break
 
 
-def _sites(r: ResolverAPI, path: str, number: int, line: str, target: Definition,
+def _sites(r: ResolverAPI, path: str, lines: list[str], row: int, target: Definition,
            references: References) -> Iterator[tuple[str, Check]]:
-    """(value, does-the-expected-type-reject-it) for each place on `line` that hands a
-    value to a declared type."""
-    if "(" in line:
-        for m in _ARGUMENT.finditer(line):
-            found = call_around(line.replace("?.", "."), m.start("value"), 0)
-            if found is not None:
-                yield m.group("value"), _argument_check(r, path, number, found, target,
-                                                        references)
+    """(value, does-the-expected-type-reject-it) for each place on `lines[row]` that hands
+    a value to a declared type."""
+    line = lines[row]
+    for value, column in _arguments(lines, row):
+        above = call_above(lines, row, column)
+        if above is not None:
+            found, rows_up = above
+            yield value, _argument_check(r, path, row + 1 - rows_up, found, target,
+                                         references)
     local = _TYPED_LOCAL.search(line)
     if local is not None:
         written = local.group("type")
@@ -101,6 +105,37 @@ def _sites(r: ResolverAPI, path: str, number: int, line: str, target: Definition
     returned = _RETURN.match(line)
     if returned is not None:
         yield returned.group("value"), lambda where: _return_rejects(r, path, where, target)
+
+
+def _arguments(lines: list[str], row: int) -> Iterator[tuple[str, int]]:
+    """(value, column) of each argument starting on `lines[row]` that is a name or chain
+    closed by `,` or `)`, or a call `f(...)` / `new C(...)` whose `)` is followed by them
+    (on a later line too): a call as `f()`, what is_instance_of asks of a call."""
+    line = lines[row]
+    for m in _ARGUMENT.finditer(line):
+        value, after = m.group("value"), m.group("after")
+        if value.split(".")[0] in _KEYWORDS:
+            continue
+        if after == "(":
+            if _after_call(lines, row, m.start("after")) not in (",", ")"):
+                continue
+            value += "()"
+        elif value.startswith("new ") or after not in (",", ")"):
+            continue
+        yield value, m.start("value")
+
+
+def _after_call(lines: list[str], row: int, column: int) -> str:
+    """The first character after the parentheses opened at `column` of `lines[row]`
+    (MAX_LINES_ON lines at most; "" past them)."""
+    text = "\n".join(lines[row : row + MAX_LINES_ON])
+    depth = 0
+    for i in range(column, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            rest = text[i + 1 :].lstrip()
+            return rest[:1]
+    return ""
 
 
 def _instance(r: ResolverAPI, known: dict[tuple[str, str, str], bool], path: str,
@@ -154,126 +189,13 @@ def _parameter_rejects(r: ResolverAPI, fn: Definition, index: int,
     written = parameter_type(fn.signature, index)
     if written is None:
         return None
-    return _verdict(r, fn.path, fn.parent or fn.qualified_name, written, target, 0)
+    return verdict(r, fn.path, fn.parent or fn.qualified_name, written, target, 0)
 
 
 def _return_rejects(r: ResolverAPI, path: str, where: str, target: Definition) -> bool:
     fn = r.scope(path).by_qualified.get(where)
     written = declared_return(fn.signature) if fn is not None else None
     return written is not None and rejects(r, path, where, written, target)
-
-
-def rejects(r: ResolverAPI, path: str, scope: str, written: str, target: Definition) -> bool:
-    """Whether the type `written` in `path` expects a member named as `target` (not
-    `target` itself) in every arm that a class instance could fit."""
-    return _verdict(r, path, scope, written, target, 0) is True
-
-
-def _verdict(r: ResolverAPI, path: str, scope: str, written: str, target: Definition,
-             depth: int) -> bool | None:
-    arms = _arms(written)
-    if not arms or depth > MAX_DEPTH:
-        return None
-    verdicts = [_arm(r, path, scope, arm, target, depth) for arm in arms]
-    if None in verdicts:
-        return None
-    return any(verdicts)
-
-
-def _arm(r: ResolverAPI, path: str, scope: str, arm: str, target: Definition,
-         depth: int) -> bool | None:
-    if arm in _NO_INSTANCE or arm[:1] in "'\"`0123456789" or (
-            arm.startswith("(") and "=>" in arm):
-        return False
-    if arm.startswith("{"):
-        return True if _has_member(arm, target.name) else None
-    m = _TYPE_NAME.match(arm)
-    if m is None:
-        return None
-    if m.group("name") in _KEEPS_NAMES and m.group("args"):
-        return _verdict(r, path, scope, m.group("args"), target, depth + 1)
-    e = r.resolve_expression(path, scope, m.group("name"))
-    d = e.definition if e is not None else None
-    if d is None or d.kind not in CLASS_KINDS:
-        return None
-    own = r.class_member(d, target.name)
-    if own is not None:
-        return None if own == target else True
-    body = "\n".join(r.lines(d.path)[d.line_start - 1 : d.line_end])
-    alias = re.search(rf"\btype\s+{re.escape(d.name)}\b[^=]*=(?P<rhs>[\s\S]*?);?\s*$", body)
-    if alias is not None:
-        return _verdict(r, d.path, d.parent, alias.group("rhs"), target, depth + 1)
-    return True if _has_member(_braces(body), target.name) else None
-
-
-def _arms(written: str) -> list[str]:
-    """The arms of a union type (`A | (() => void) | null`), parentheses around one arm
-    removed."""
-    out, depth, start = [], 0, 0
-    text = written.strip().lstrip("|").strip()
-    for i, c in enumerate(text):
-        if c in "([{<":
-            depth += 1
-        elif c in ")]}>" and not (c == ">" and text[i - 1 : i] == "="):
-            depth -= 1
-        elif c == "|" and depth == 0:
-            out.append(text[start:i])
-            start = i + 1
-    out.append(text[start:])
-    arms = []
-    for arm in (a.strip() for a in out):
-        while arm.startswith("(") and arm.endswith(")") and "=>" not in _outside(arm[1:-1]):
-            arm = arm[1:-1].strip()
-        arms.append(arm)
-    return [a for a in arms if a]
-
-
-def _outside(text: str) -> str:
-    """`text` without what its brackets hold (to tell `(A)` from `(a: A) => B`)."""
-    depth, out = 0, []
-    for c in text:
-        depth += {"(": 1, ")": -1}.get(c, 0)
-        if depth == 0:
-            out.append(c)
-    return "".join(out)
-
-
-def _braces(body: str) -> str:
-    at = body.find("{")
-    return body[at:] if at >= 0 else ""
-
-
-def _has_member(block: str, name: str) -> bool:
-    """Whether the object type `block` (`{ ... }`) declares `name` at its own level."""
-    depth, level = 0, []
-    for i, c in enumerate(block):
-        if c in "})]" or (c == ">" and block[i - 1 : i] != "="):
-            depth -= 1
-        if depth == 1:
-            level.append(c)
-        if c in "{([<":
-            depth += 1
-    return re.search(rf"(?:^|[;,{{\n])\s*(?:readonly\s+)?{re.escape(name)}\s*\??\s*[:(<]",
-                     "".join(level)) is not None
-
-
-def declared_return(signature: str) -> str | None:
-    """The return type written after a signature's parameter list (`): Observer<T>`)."""
-    at = signature.find("(")
-    if at < 0:
-        return None
-    depth = 0
-    for i in range(at, len(signature)):
-        depth += {"(": 1, ")": -1}.get(signature[i], 0)
-        if depth == 0:
-            rest = signature[i + 1 :].strip()
-            if not rest.startswith(":"):
-                return None
-            rest = rest[1:].strip().rstrip("{").strip()
-            return rest or None
-    return None
-
-
 
 
 def candidate_paths(r: ResolverAPI, target: Definition, references: References) -> set[str]:

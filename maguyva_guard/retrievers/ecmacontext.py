@@ -21,7 +21,8 @@ import re
 from collections.abc import Iterable
 from typing import Final, NamedTuple
 
-from maguyva_guard.records import FUNCTION, METHOD
+from maguyva_guard.records import FUNCTION, METHOD, Definition
+from maguyva_guard.retrievers.ecmashapes import declared_return
 from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, Entity, ResolverAPI
 
 _IDENT: Final = r"[A-Za-z_$][\w$]*"
@@ -41,6 +42,7 @@ class Callback(NamedTuple):
     new: bool
     argument: int
     parameter: int
+    at: int = -1  # where the call's parenthesis is in the text searched
 
 
 def callback_parameter(lines: Iterable[str], var: str, spanning: bool = False
@@ -59,12 +61,22 @@ def callback_parameter(lines: Iterable[str], var: str, spanning: bool = False
                 continue
             found = call_around(line, m.start(), names.index(var))
             if found is None and spanning:
-                head = [_code(text) for text in lines[max(0, row - MAX_LINES_BACK) : row]]
-                text = "\n".join([*head, line[: m.start()]])
-                found = call_around(text, len(text), names.index(var))
+                above = call_above(lines, row, m.start(), names.index(var))
+                found = above[0] if above is not None else None
             if found is not None:
                 return found
     return None
+
+
+def call_above(lines: list[str], row: int, column: int, parameter: int = 0
+               ) -> tuple[Callback, int] | None:
+    """call_around for what starts at `column` of `lines[row]`, the call's parenthesis
+    on that line or up to MAX_LINES_BACK lines above (comments skipped), with how many
+    lines above it is."""
+    head = [_code(text) for text in lines[max(0, row - MAX_LINES_BACK) : row]]
+    text = "\n".join([*head, lines[row][:column]]).replace("?.", ".")
+    found = call_around(text, len(text), parameter)
+    return None if found is None else (found, text.count("\n", found.at))
 
 
 MAX_LINES_BACK: Final = 30  # how far above a callback its call's parenthesis is looked for
@@ -103,7 +115,7 @@ def call_around(line: str, at: int, parameter: int) -> Callback | None:
                 m = _CALLEE.search(head)
                 if m is None or m.group("name") in ("function", "if", "while", "for"):
                     return None
-                return Callback(m.group("name"), bool(m.group("new")), commas, parameter)
+                return Callback(m.group("name"), bool(m.group("new")), commas, parameter, i)
             if depth == 0:
                 return None  # inside an array or object literal: no argument's type
             depth -= 1
@@ -234,3 +246,17 @@ def _parenthesised(text: str, start: int) -> str | None:
             if depth == 0:
                 return text[at + 1 : i]
     return None
+
+
+def declared_instance(r: ResolverAPI, fn: Definition, hops: int) -> Entity | None:
+    """An instance of the one class or interface a TypeScript function declares it
+    returns (`): Subscriber<T>`; rxjs's createOperatorSubscriber), probable; None for a
+    union, a function type or a name the project does not define."""
+    written = declared_return(fn.signature)
+    m = _TYPE_NAME.match(written.strip()) if written else None
+    if m is None:
+        return None
+    e = r.resolve_expression(fn.path, fn.qualified_name, m.group("name"), hops + 1)
+    if e is None or e.definition is None or e.definition.kind not in CLASS_KINDS:
+        return None
+    return Entity("instance", path=e.path, definition=e.definition, sure=False)
