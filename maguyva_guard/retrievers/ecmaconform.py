@@ -157,29 +157,36 @@ def _argument_check(r: ResolverAPI, path: str, number: int, found: Callback,
                     target: Definition, references: References) -> Check:
     """Whether every overload of the function called at `found` rejects the argument."""
     def check(where: str) -> bool:
-        name = found.callee.rsplit(".", 1)[-1]
-        refs = [ref for ref in references(name=name, path=path)
-                if ref.line == number and ref.kind == CALL]
-        callees: list[Definition] = []
-        for ref in refs[:1]:
-            res = r.resolve(ref)
-            if res.confidence in ("", AMBIGUOUS):
-                return False
-            callees = list(res.definitions)
-        if not callees:
+        ref = _call_reference(path, number, found.callee, references)
+        res = r.resolve(ref) if ref is not None else None
+        if res is None or res.confidence in ("", AMBIGUOUS) or not res.definitions:
             return False
-        for d in callees:
-            if d.kind in CLASS_KINDS and found.new:
-                d = r.class_member(d, "constructor") or d
-            if d.kind not in (FUNCTION, METHOD):
-                return False
-            overloads = [o for o in r.scope(d.path).definitions
-                         if o.qualified_name == d.qualified_name and o.kind == d.kind] or [d]
-            verdicts = [_parameter_rejects(r, o, found.argument, target) for o in overloads]
-            if None in verdicts or not any(verdicts):
-                return False
-        return True
+        return all(_callee_rejects(r, d, found, target) for d in res.definitions)
     return check
+
+
+def _call_reference(path: str, number: int, callee: str,
+                    references: References) -> Reference | None:
+    """The indexed call of `callee` (as written, `?.` read as `.`) at line `number`: the
+    one whose receiver is written the same, else the only call of that name there."""
+    name = callee.rsplit(".", 1)[-1]
+    refs = [ref for ref in references(name=name, path=path)
+            if ref.line == number and ref.kind == CALL]
+    same = [ref for ref in refs if ".".join(filter(None, (ref.receiver.replace("?.", "."),
+                                                          name))) == callee]
+    return same[0] if same else refs[0] if len(refs) == 1 else None
+
+
+def _callee_rejects(r: ResolverAPI, d: Definition, found: Callback,
+                    target: Definition) -> bool:
+    if d.kind in CLASS_KINDS and found.new:
+        d = r.class_member(d, "constructor") or d
+    if d.kind not in (FUNCTION, METHOD):
+        return False
+    overloads = [o for o in r.scope(d.path).definitions
+                 if o.qualified_name == d.qualified_name and o.kind == d.kind] or [d]
+    verdicts = [_parameter_rejects(r, o, found.argument, target) for o in overloads]
+    return None not in verdicts and any(verdicts)
 
 
 def _parameter_rejects(r: ResolverAPI, fn: Definition, index: int,

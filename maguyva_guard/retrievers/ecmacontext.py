@@ -21,8 +21,7 @@ import re
 from collections.abc import Iterable
 from typing import Final, NamedTuple
 
-from maguyva_guard.records import FUNCTION, METHOD, Definition
-from maguyva_guard.retrievers.ecmashapes import declared_return
+from maguyva_guard.records import FUNCTION, METHOD
 from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, Entity, ResolverAPI
 
 _IDENT: Final = r"[A-Za-z_$][\w$]*"
@@ -247,16 +246,3 @@ def _parenthesised(text: str, start: int) -> str | None:
                 return text[at + 1 : i]
     return None
 
-
-def declared_instance(r: ResolverAPI, fn: Definition, hops: int) -> Entity | None:
-    """An instance of the one class or interface a TypeScript function declares it
-    returns (`): Subscriber<T>`; rxjs's createOperatorSubscriber), probable; None for a
-    union, a function type or a name the project does not define."""
-    written = declared_return(fn.signature)
-    m = _TYPE_NAME.match(written.strip()) if written else None
-    if m is None:
-        return None
-    e = r.resolve_expression(fn.path, fn.qualified_name, m.group("name"), hops + 1)
-    if e is None or e.definition is None or e.definition.kind not in CLASS_KINDS:
-        return None
-    return Entity("instance", path=e.path, definition=e.definition, sure=False)

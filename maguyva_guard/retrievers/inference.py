@@ -15,6 +15,7 @@ from maguyva_guard.records import (
 )
 from maguyva_guard.retrievers import (
     ecmacontext,
+    ecmashapes,
     ecmatypes,
     jvm,
     luamods,
@@ -567,7 +568,7 @@ class Inference:
         elif language_of(fn.path) == "rust":
             found = rusttypes.declared_return(self, fn, hops)
         elif language_of(fn.path) in _TYPED_ECMA and hops <= MAX_HOPS:
-            found = ecmacontext.declared_instance(self, fn, hops)
+            found = ecmashapes.declared_instance(self, fn, hops)
         elif language_of(fn.path) == "lua" and hops <= MAX_HOPS:
             found = self._returned(fn, hops)
         elif language_of(fn.path) == "python" and hops <= MAX_HOPS:
