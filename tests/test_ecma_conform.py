@@ -22,7 +22,7 @@ export interface Closable {
 
 export type PartialObserver<T> = Observer<T> | { next?: (value: T) => void };
 
-export class Subscriber<T> implements Observer<T> {
+export class Subscriber<T> implements Observer<T>, Closable {
   next(value: T): void {
     console.log(value);
   }

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import Final
+from typing import Final, NamedTuple
 
 from maguyva_guard.extract.languages import language_for
 from maguyva_guard.records import (
@@ -29,11 +29,13 @@ from maguyva_guard.records import (
     ANNOTATION,
     CALL,
     FUNCTION,
+    INTERFACE,
     METHOD,
+    TYPE,
     Definition,
     Reference,
 )
-from maguyva_guard.retrievers.ecmacontext import Callback, call_above, parameter_type
+from maguyva_guard.retrievers.ecmacontext import parameter_type
 from maguyva_guard.retrievers.ecmashapes import declared_return, rejects, verdict
 from maguyva_guard.retrievers.protocols import enclosing_name, known_instance
 from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, ResolverAPI
@@ -42,11 +44,11 @@ CONFORMS: Final = "conforms"  # the reference kind (and JSON `links[].reason`) o
 _IDENT: Final = r"[A-Za-z_$][\w$]*"
 _VALUE: Final = (rf"(?:new\s+{_IDENT}(?:\.{_IDENT})*\s*(?:<[^()]*>)?\([^()]*\)"
                  rf"|(?:this\.)?{_IDENT}(?:\.{_IDENT})*)")
-# An argument's start: at the start of a line (a call written over several lines) or after
-# `(` or `,`: a name or chain, `new C`, or a call's callee (its parenthesis after it).
+# An argument as a whole: a name or chain, `new C(...)`, or a call `f(...)` (the callee's
+# arguments are not read: what it returns is typed by its declaration).
 _ARGUMENT: Final = re.compile(
-    rf"(?:^|(?<=[(,]))\s*(?P<value>(?:new\s+)?(?:this\.)?{_IDENT}(?:\.{_IDENT})*)\s*"
-    r"(?:<[^()]*>\s*)?(?P<after>[(,)]|$)")
+    rf"(?P<value>(?:new\s+)?(?:this\.)?{_IDENT}(?:\.{_IDENT})*)\s*(?:<[^()]*>\s*)?"
+    r"(?P<call>\(.*\))?")
 _KEYWORDS: Final = frozenset({"if", "for", "while", "switch", "catch", "function", "return",
                               "typeof", "await", "new", "yield", "throw", "case", "else"})
 MAX_LINES_ON: Final = 40  # how far below an argument's call is looked for its `)`
@@ -59,7 +61,11 @@ _TYPE_NAME: Final = re.compile(rf"^(?P<name>{_IDENT}(?:\.{_IDENT})*)\s*(?:<(?P<a
 # The store's reference query (`references(name=..., path=...)`).
 References = Callable[..., Iterable[Reference]]
 Check = Callable[[str], bool]  # the enclosing symbol's name -> whether the site conforms
+# (path, qualified name, line, argument) of a callee -> its parameter's verdict (ecmashapes)
+Verdicts = dict[tuple[str, str, int, int], "bool | None"]
 TYPED_LANGUAGES: Final = frozenset({"typescript", "tsx"})  # JavaScript declares no types
+MAX_ANCESTORS: Final = 20  # classes read up a hierarchy for the types it implements
+MAX_SHAPES: Final = 50  # types followed: those implemented, and aliases naming them
 
 
 def is_conformance_target(target: Definition) -> bool:
@@ -68,74 +74,123 @@ def is_conformance_target(target: Definition) -> bool:
         language_for(target.path) in TYPED_LANGUAGES
 
 
-def conforming_uses(r: ResolverAPI, target: Definition, paths: set[str],
+class Plan(NamedTuple):
+    """Where to look for one changed method: the names of the types its class declares it
+    extends or implements (and their own), the functions whose signatures name one of them,
+    and the files that name either."""
+
+    shapes: frozenset[str]
+    callables: frozenset[str]
+    paths: frozenset[str]
+
+
+def conforming_uses(r: ResolverAPI, target: Definition, plan: Plan,
                     references: References) -> Iterator[Reference]:
-    """The sites in `paths` where an instance of `target`'s class is passed, assigned or
-    returned where a declared type with a member named as `target` is expected."""
+    """The sites in `plan.paths` where an instance of `target`'s class is passed, assigned
+    or returned where a declared type with a member named as `target` is expected. The
+    cheap tests come first: an indexed call of one of `plan.callables`, a type naming one
+    of `plan.shapes`; then the expected type, then the value's class."""
     known: dict[tuple[str, str, str], bool] = {}
-    for path in sorted(paths):
-        scope = r.scope(path)
-        lines = r.lines(path)
-        for row, line in enumerate(lines):
-            if line.lstrip().startswith(("//", "*", "/*")):
+    memo: Verdicts = {}
+    words = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(plan.shapes))) + r")\b")
+    calls: dict[str, list[Reference]] = {}
+    for name in sorted(plan.callables):
+        for ref in references(name=name):
+            if ref.kind == CALL and ref.path in plan.paths:
+                calls.setdefault(ref.path, []).append(ref)
+    for path in sorted(plan.paths):
+        scope, lines, done = r.scope(path), r.lines(path), set()
+        for number, value, expected in _sites(r, path, lines, target, calls.get(path, []),
+                                              words, memo):
+            if number in done:
                 continue
-            number, where = row + 1, ""
-            for value, expected in _sites(r, path, lines, row, target, references):
-                where = where or enclosing_name(scope.definitions, number)
-                if _instance(r, known, path, where, value, target) and expected(where):
-                    yield Reference(path, target.name, CONFORMS, number, where)
-                    break
+            where = enclosing_name(scope.definitions, number)
+            if expected(where) and _instance(r, known, path, where, value, target):
+                done.add(number)
+                yield Reference(path, target.name, CONFORMS, number, where)
 
 
-def _sites(r: ResolverAPI, path: str, lines: list[str], row: int, target: Definition,
-           references: References) -> Iterator[tuple[str, Check]]:
-    """(value, does-the-expected-type-reject-it) for each place on `lines[row]` that hands
-    a value to a declared type."""
-    line = lines[row]
-    for value, column in _arguments(lines, row):
-        above = call_above(lines, row, column)
-        if above is not None:
-            found, rows_up = above
-            yield value, _argument_check(r, path, row + 1 - rows_up, found, target,
-                                         references)
-    local = _TYPED_LOCAL.search(line)
-    if local is not None:
-        written = local.group("type")
-        yield local.group("value"), lambda where: rejects(r, path, where, written, target)
-    returned = _RETURN.match(line)
-    if returned is not None:
-        yield returned.group("value"), lambda where: _return_rejects(r, path, where, target)
+def _sites(r: ResolverAPI, path: str, lines: list[str], target: Definition,
+           calls: list[Reference], words: re.Pattern[str],
+           memo: Verdicts) -> Iterator[tuple[int, str, Check]]:
+    """(line, value, does-the-expected-type-reject-it) for each place of `path` that hands
+    a value to a declared type: an argument of one of `calls`, a typed local's value, a
+    returned value."""
+    for ref in sorted(calls, key=lambda c: c.line):
+        for row, value, index, new in _call_arguments(lines, ref):
+            yield row + 1, value, _argument_check(r, ref, index, new, target, memo)
+    for row, line in enumerate(lines):
+        local = _TYPED_LOCAL.search(line) if ":" in line and "=" in line else None
+        if local is not None and words.search(local.group("type")):
+            yield row + 1, local.group("value"), \
+                _local_check(r, path, local.group("type"), target)
+        returned = _RETURN.match(line) if "return" in line else None
+        if returned is not None:
+            yield row + 1, returned.group("value"), \
+                lambda where: _return_rejects(r, path, where, target, words)
 
 
-def _arguments(lines: list[str], row: int) -> Iterator[tuple[str, int]]:
-    """(value, column) of each argument starting on `lines[row]` that is a name or chain
-    closed by `,` or `)`, or a call `f(...)` / `new C(...)` whose `)` is followed by them
-    (on a later line too): a call as `f()`, what is_instance_of asks of a call."""
-    line = lines[row]
-    for m in _ARGUMENT.finditer(line):
-        value, after = m.group("value"), m.group("after")
-        if value.split(".")[0] in _KEYWORDS:
-            continue
-        if after == "(":
-            if _after_call(lines, row, m.start("after")) not in (",", ")"):
-                continue
-            value += "()"
-        elif value.startswith("new ") or after not in (",", ")"):
-            continue
-        yield value, m.start("value")
+def _local_check(r: ResolverAPI, path: str, written: str, target: Definition) -> Check:
+    return lambda where: rejects(r, path, where, written, target)
 
 
-def _after_call(lines: list[str], row: int, column: int) -> str:
-    """The first character after the parentheses opened at `column` of `lines[row]`
-    (MAX_LINES_ON lines at most; "" past them)."""
-    text = "\n".join(lines[row : row + MAX_LINES_ON])
-    depth = 0
-    for i in range(column, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
-        if depth == 0:
-            rest = text[i + 1 :].lstrip()
-            return rest[:1]
-    return ""
+def _call_arguments(lines: list[str], ref: Reference) -> Iterator[tuple[int, str, int, bool]]:
+    """(row, value, argument index, whether the call is `new`) of each argument of the
+    call `ref` (its parentheses may close lines below) that is a name or chain, `new
+    C(...)`, or a call `f(...)`, read as `f()`: what is_instance_of asks of a call."""
+    row = ref.line - 1
+    head = re.compile(rf"(?P<new>\bnew\s+)?(?<![\w$]){re.escape(ref.name)}\s*(?:<[^()]*>\s*)?\(")
+    for m in head.finditer(lines[row] if 0 <= row < len(lines) else ""):
+        text = "\n".join(lines[row : row + MAX_LINES_ON])
+        for start, item in _split_arguments(text, m.end()):
+            value = _value(item)
+            if value is not None:
+                at = start + len(item) - len(item.lstrip())
+                yield row + text.count("\n", 0, at), value, len(_before(text, m.end(), start)), \
+                    bool(m.group("new"))
+
+
+def _split_arguments(text: str, at: int) -> list[tuple[int, str]]:
+    """(offset, text) of each top-level argument of the parentheses opened before `at`."""
+    out, depth, start = [], 0, at
+    for i in range(at, len(text)):
+        c = text[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                out.append((start, text[start:i]))
+                return out
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append((start, text[start:i]))
+            start = i + 1
+    return []  # not closed within MAX_LINES_ON lines: no argument is read
+
+
+def _before(text: str, at: int, start: int) -> list[int]:
+    """The top-level commas between `at` and `start` (the argument's index)."""
+    depth, out = 0, []
+    for i in range(at, start):
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(text[i], 0)
+        if text[i] == "," and depth == 0:
+            out.append(i)
+    return out
+
+
+def _value(item: str) -> str | None:
+    """An argument as _instance reads it: a name or chain, `new C(...)`, `f(...)` as
+    `f()`; None for anything else (a literal, an operator, a callback)."""
+    item = " ".join(item.split())
+    m = _ARGUMENT.fullmatch(item)
+    if m is None or m.group("value").split(".")[0] in _KEYWORDS:
+        return None
+    value, call = m.group("value"), m.group("call")
+    if call:
+        parts = _split_arguments(call, 1)
+        if not parts or parts[-1][0] + len(parts[-1][1]) != len(call) - 1:
+            return None  # `f(a) + g(b)`: the parentheses close before the end
+    return value + "()" if call or value.startswith("new ") else value
 
 
 def _instance(r: ResolverAPI, known: dict[tuple[str, str, str], bool], path: str,
@@ -153,39 +208,31 @@ def _instance(r: ResolverAPI, known: dict[tuple[str, str, str], bool], path: str
         target.path, target.qualified_name)
 
 
-def _argument_check(r: ResolverAPI, path: str, number: int, found: Callback,
-                    target: Definition, references: References) -> Check:
-    """Whether every overload of the function called at `found` rejects the argument."""
+def _argument_check(r: ResolverAPI, ref: Reference, index: int, new: bool,
+                    target: Definition, memo: Verdicts) -> Check:
+    """Whether every overload of the function `ref` calls rejects its `index`th argument."""
     def check(where: str) -> bool:
-        ref = _call_reference(path, number, found.callee, references)
-        res = r.resolve(ref) if ref is not None else None
-        if res is None or res.confidence in ("", AMBIGUOUS) or not res.definitions:
+        res = r.resolve(ref)
+        if res.confidence in ("", AMBIGUOUS) or not res.definitions:
             return False
-        return all(_callee_rejects(r, d, found, target) for d in res.definitions)
+        return all(_callee_rejects(r, d, index, new, target, memo) for d in res.definitions)
     return check
 
 
-def _call_reference(path: str, number: int, callee: str,
-                    references: References) -> Reference | None:
-    """The indexed call of `callee` (as written, `?.` read as `.`) at line `number`: the
-    one whose receiver is written the same, else the only call of that name there."""
-    name = callee.rsplit(".", 1)[-1]
-    refs = [ref for ref in references(name=name, path=path)
-            if ref.line == number and ref.kind == CALL]
-    same = [ref for ref in refs if ".".join(filter(None, (ref.receiver.replace("?.", "."),
-                                                          name))) == callee]
-    return same[0] if same else refs[0] if len(refs) == 1 else None
-
-
-def _callee_rejects(r: ResolverAPI, d: Definition, found: Callback,
-                    target: Definition) -> bool:
-    if d.kind in CLASS_KINDS and found.new:
+def _callee_rejects(r: ResolverAPI, d: Definition, index: int, new: bool,
+                    target: Definition, memo: Verdicts) -> bool:
+    if d.kind in CLASS_KINDS and new:
         d = r.class_member(d, "constructor") or d
     if d.kind not in (FUNCTION, METHOD):
         return False
     overloads = [o for o in r.scope(d.path).definitions
                  if o.qualified_name == d.qualified_name and o.kind == d.kind] or [d]
-    verdicts = [_parameter_rejects(r, o, found.argument, target) for o in overloads]
+    verdicts = []
+    for o in overloads:
+        key = (o.path, o.qualified_name, o.line_start, index)
+        if key not in memo:
+            memo[key] = _parameter_rejects(r, o, index, target)
+        verdicts.append(memo[key])
     return None not in verdicts and any(verdicts)
 
 
@@ -199,29 +246,52 @@ def _parameter_rejects(r: ResolverAPI, fn: Definition, index: int,
     return verdict(r, fn.path, fn.parent or fn.qualified_name, written, target, 0)
 
 
-def _return_rejects(r: ResolverAPI, path: str, where: str, target: Definition) -> bool:
-    fn = r.scope(path).by_qualified.get(where)
+def _return_rejects(r: ResolverAPI, path: str, where: str, target: Definition,
+                    words: re.Pattern[str]) -> bool:
+    fn = max((d for d in r.scope(path).definitions if d.qualified_name == where),
+             key=lambda d: d.line_end - d.line_start, default=None)
     written = declared_return(fn.signature) if fn is not None else None
-    return written is not None and rejects(r, path, where, written, target)
+    return written is not None and words.search(written) is not None and \
+        rejects(r, path, where, written, target)
 
 
-def candidate_paths(r: ResolverAPI, target: Definition, references: References) -> set[str]:
-    """The files where an instance of `target`'s class may meet a type with the member:
-    those naming the class, or a type it extends or implements (`Observer`), or calling a
-    function whose signature names such a type (`subscribe(observer: Partial<Observer<T>>)`
-    is called in files that never name `Observer`)."""
+def plan_for(r: ResolverAPI, target: Definition, references: References) -> Plan | None:
+    """What conforming_uses reads for `target`: None where its class declares no base (a
+    class that implements nothing by name is looked for nowhere: a lower bound)."""
     cls = r.scope(target.path).by_qualified.get(target.parent)
     if cls is None or cls.kind not in CLASS_KINDS:
-        return set()
-    shapes = {cls.name} | {_TYPE_NAME.sub(r"\g<name>", b.strip()).rsplit(".", 1)[-1]
-                           for b in cls.bases if b.strip()}
-    paths = {target.path}
-    callables: set[str] = set()
-    for shape in sorted(shapes):
+        return None
+    shapes: set[str] = set()
+    todo, seen = [cls], set[tuple[str, str]]()
+    while todo and len(seen) < MAX_ANCESTORS:
+        c = todo.pop()
+        if (c.path, c.qualified_name) in seen:
+            continue
+        seen.add((c.path, c.qualified_name))
+        shapes.update(_TYPE_NAME.sub(r"\g<name>", b.strip()).rsplit(".", 1)[-1]
+                      for b in c.bases if b.strip())
+        todo.extend(r.bases(c))
+    shapes.discard(cls.name)
+    paths, callables = {target.path}, set()
+    todo_shapes, done = sorted(shapes), set[str]()
+    while todo_shapes and len(done) < MAX_SHAPES:
+        shape = todo_shapes.pop()
+        done.add(shape)
         for ref in references(name=shape):
             paths.add(ref.path)
-            if ref.kind == ANNOTATION and ref.scope:
-                callables.add(ref.scope.rsplit(".", 1)[-1])
+            if ref.kind != ANNOTATION or not ref.scope:
+                continue
+            owner = r.scope(ref.path).by_qualified.get(ref.scope)
+            name = ref.scope.rsplit(".", 1)[-1]
+            if owner is not None and owner.kind in (TYPE, INTERFACE):
+                if name not in done and name != cls.name:  # `type P = Observer | ...`
+                    todo_shapes.append(name)
+            else:
+                callables.add(name)
+    shapes = done
+    if not shapes:
+        return None
     for name in sorted(callables):
         paths.update(ref.path for ref in references(name=name) if ref.kind == CALL)
-    return {p for p in paths if language_for(p) in TYPED_LANGUAGES}
+    return Plan(frozenset(shapes), frozenset(callables),
+                frozenset(p for p in paths if language_for(p) in TYPED_LANGUAGES))

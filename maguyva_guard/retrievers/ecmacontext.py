@@ -67,11 +67,16 @@ def callback_parameter(lines: Iterable[str], var: str, spanning: bool = False
     return None
 
 
-def call_above(lines: list[str], row: int, column: int, parameter: int = 0
-               ) -> tuple[Callback, int] | None:
+def call_above(lines: list[str], row: int, column: int, parameter: int = 0,
+               above: bool = True) -> tuple[Callback, int] | None:
     """call_around for what starts at `column` of `lines[row]`, the call's parenthesis
     on that line or up to MAX_LINES_BACK lines above (comments skipped), with how many
-    lines above it is."""
+    lines above it is. `above` False: lines above only where nothing precedes `column`
+    on its line (an argument starting a line)."""
+    if not above and lines[row][:column].strip():
+        text = lines[row][:column].replace("?.", ".")
+        found = call_around(text, len(text), parameter)
+        return None if found is None else (found, 0)
     head = [_code(text) for text in lines[max(0, row - MAX_LINES_BACK) : row]]
     text = "\n".join([*head, lines[row][:column]]).replace("?.", ".")
     found = call_around(text, len(text), parameter)

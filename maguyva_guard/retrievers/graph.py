@@ -159,7 +159,12 @@ class GraphRetriever:
                     if caller is not None and (ref.path, ref.scope) not in seen:
                         seen.add((ref.path, ref.scope))
                         nxt.append((caller, (*via, link, caller.qualified_name), PROBABLE))
-                for ref, confidence in self.direct(t, attributes=level == 1):
+                # TypeScript: an instance handed on where `Observer` is due (the changed
+                # method itself: its callers' signatures did not change).
+                conforming = ((ref, PROBABLE) for ref in self.conforming(t)) \
+                    if level == 1 and is_conformance_target(t) else ()
+                for ref, confidence in chain(self.direct(t, attributes=level == 1),
+                                             conforming):
                     if ref in passed:
                         continue  # a name-only match the callers' arguments typed
                     conf = max(confidence, weakest, key=CONFIDENCE_RANK.__getitem__)
@@ -243,8 +248,6 @@ class GraphRetriever:
             yield from ((ref, EXACT) for ref in fixtures.users(self.store, target))
         if target.parent and language_for(target.path) in JS_LANGUAGES:
             yield from self.object_handed_on(target)
-        if is_conformance_target(target):  # TypeScript: an instance where `Observer` is due
-            yield from ((ref, PROBABLE) for ref in self.conforming(target))
         if java_new and constructor_of is not None and target.kind != CLASS:
             # `super(1)` in a subclass's constructor, `this(1)` in a sibling one
             yield from ((ref, EXACT) for ref in jvm.explicit_constructor_calls(
@@ -308,8 +311,9 @@ class GraphRetriever:
         assigned or returned as a declared type with a member of its name
         (ecmaconform.py)."""
         refs = self.store.references
-        paths = ecmaconform.candidate_paths(self.resolver, target, refs)
-        yield from ecmaconform.conforming_uses(self.resolver, target, paths, refs)
+        plan = ecmaconform.plan_for(self.resolver, target, refs)
+        if plan is not None:
+            yield from ecmaconform.conforming_uses(self.resolver, target, plan, refs)
 
     def java_runs(self, ref: Reference, target: Definition,
                   heirs: set[tuple[str, str]]) -> bool:
