@@ -183,6 +183,12 @@ def scenario(o: Oracle, sym: dict) -> tuple[Scenario | None, object]:
         if node.type in o.defs and node_name(node) == short \
                 and node.child_by_field_name("parameters") is not None:
             nodes.append(node)
+    if o.leg.glob == "*.ts":
+        # The definition at the symbol's lines: mobx's `interface IAtom { reportChanged():
+        # void }` is no method_definition, and the class Atom's `reportChanged() {..}`
+        # 50 lines below is another symbol (calls through an IAtom are not its callers).
+        nodes = [n for n in nodes if n.start_point[0] + 1 <= sym.get("line_end", 0)
+                 and n.end_point[0] + 1 >= sym["line_start"]]
     if not nodes:
         return None, None
     node = min(nodes, key=lambda n: abs(n.start_point[0] + 1 - sym["line_start"]))
