@@ -187,8 +187,9 @@ def scenario(o: Oracle, sym: dict) -> tuple[Scenario | None, object]:
         # The definition at the symbol's lines: mobx's `interface IAtom { reportChanged():
         # void }` is no method_definition, and the class Atom's `reportChanged() {..}`
         # 50 lines below is another symbol (calls through an IAtom are not its callers).
-        nodes = [n for n in nodes if n.start_point[0] + 1 <= sym.get("line_end", 0)
-                 and n.end_point[0] + 1 >= sym["line_start"]]
+        last = sym.get("line_end", sym["line_start"])
+        nodes = [n for n in nodes
+                 if n.start_point[0] + 1 <= last and n.end_point[0] + 1 >= sym["line_start"]]
     if not nodes:
         return None, None
     node = min(nodes, key=lambda n: abs(n.start_point[0] + 1 - sym["line_start"]))
