@@ -15,6 +15,13 @@ one itself: the class itself, or a base class it inherits the member from, chang
 it), or an arm no class instance fits (a function type, `null`, `undefined`, a primitive).
 An arm the text does not show (a type parameter, `any`, an interface without the member)
 may take the instance as it is: nothing is reported. Overloads must all reject it.
+
+Where: only for the changed method itself, and only the types its class (or a base class)
+declares it extends or implements, with the type aliases that name them (`type
+PartialObserver<T> = NextObserver<T> | ...`), are expected types looked for; arguments
+only at indexed calls of functions whose signatures name one. A class that implements
+nothing by name is passed where an interface is due without being found: the answer is a
+lower bound there, as for every heuristic of the resolver.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from maguyva_guard.records import (
     Definition,
     Reference,
 )
+from maguyva_guard.retrievers.ecmaargs import call_arguments
 from maguyva_guard.retrievers.ecmacontext import parameter_type
 from maguyva_guard.retrievers.ecmashapes import declared_return, rejects, verdict
 from maguyva_guard.retrievers.protocols import enclosing_name, known_instance
@@ -44,14 +52,6 @@ CONFORMS: Final = "conforms"  # the reference kind (and JSON `links[].reason`) o
 _IDENT: Final = r"[A-Za-z_$][\w$]*"
 _VALUE: Final = (rf"(?:new\s+{_IDENT}(?:\.{_IDENT})*\s*(?:<[^()]*>)?\([^()]*\)"
                  rf"|(?:this\.)?{_IDENT}(?:\.{_IDENT})*)")
-# An argument as a whole: a name or chain, `new C(...)`, or a call `f(...)` (the callee's
-# arguments are not read: what it returns is typed by its declaration).
-_ARGUMENT: Final = re.compile(
-    rf"(?P<value>(?:new\s+)?(?:this\.)?{_IDENT}(?:\.{_IDENT})*)\s*(?:<[^()]*>\s*)?"
-    r"(?P<call>\(.*\))?")
-_KEYWORDS: Final = frozenset({"if", "for", "while", "switch", "catch", "function", "return",
-                              "typeof", "await", "new", "yield", "throw", "case", "else"})
-MAX_LINES_ON: Final = 40  # how far below an argument's call is looked for its `)`
 _TYPED_LOCAL: Final = re.compile(
     rf"\b(?:const|let|var)\s+{_IDENT}\s*:\s*(?P<type>[^=]+?)\s*=\s*(?P<value>{_VALUE})"
     r"\s*;?\s*$")
@@ -117,7 +117,7 @@ def _sites(r: ResolverAPI, path: str, lines: list[str], target: Definition,
     a value to a declared type: an argument of one of `calls`, a typed local's value, a
     returned value."""
     for ref in sorted(calls, key=lambda c: c.line):
-        for row, value, index, new in _call_arguments(lines, ref):
+        for row, value, index, new in call_arguments(lines, ref):
             yield row + 1, value, _argument_check(r, ref, index, new, target, memo)
     for row, line in enumerate(lines):
         local = _TYPED_LOCAL.search(line) if ":" in line and "=" in line else None
@@ -132,65 +132,6 @@ def _sites(r: ResolverAPI, path: str, lines: list[str], target: Definition,
 
 def _local_check(r: ResolverAPI, path: str, written: str, target: Definition) -> Check:
     return lambda where: rejects(r, path, where, written, target)
-
-
-def _call_arguments(lines: list[str], ref: Reference) -> Iterator[tuple[int, str, int, bool]]:
-    """(row, value, argument index, whether the call is `new`) of each argument of the
-    call `ref` (its parentheses may close lines below) that is a name or chain, `new
-    C(...)`, or a call `f(...)`, read as `f()`: what is_instance_of asks of a call."""
-    row = ref.line - 1
-    head = re.compile(rf"(?P<new>\bnew\s+)?(?<![\w$]){re.escape(ref.name)}\s*(?:<[^()]*>\s*)?\(")
-    for m in head.finditer(lines[row] if 0 <= row < len(lines) else ""):
-        text = "\n".join(lines[row : row + MAX_LINES_ON])
-        for start, item in _split_arguments(text, m.end()):
-            value = _value(item)
-            if value is not None:
-                at = start + len(item) - len(item.lstrip())
-                yield row + text.count("\n", 0, at), value, len(_before(text, m.end(), start)), \
-                    bool(m.group("new"))
-
-
-def _split_arguments(text: str, at: int) -> list[tuple[int, str]]:
-    """(offset, text) of each top-level argument of the parentheses opened before `at`."""
-    out, depth, start = [], 0, at
-    for i in range(at, len(text)):
-        c = text[i]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            if depth == 0:
-                out.append((start, text[start:i]))
-                return out
-            depth -= 1
-        elif c == "," and depth == 0:
-            out.append((start, text[start:i]))
-            start = i + 1
-    return []  # not closed within MAX_LINES_ON lines: no argument is read
-
-
-def _before(text: str, at: int, start: int) -> list[int]:
-    """The top-level commas between `at` and `start` (the argument's index)."""
-    depth, out = 0, []
-    for i in range(at, start):
-        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(text[i], 0)
-        if text[i] == "," and depth == 0:
-            out.append(i)
-    return out
-
-
-def _value(item: str) -> str | None:
-    """An argument as _instance reads it: a name or chain, `new C(...)`, `f(...)` as
-    `f()`; None for anything else (a literal, an operator, a callback)."""
-    item = " ".join(item.split())
-    m = _ARGUMENT.fullmatch(item)
-    if m is None or m.group("value").split(".")[0] in _KEYWORDS:
-        return None
-    value, call = m.group("value"), m.group("call")
-    if call:
-        parts = _split_arguments(call, 1)
-        if not parts or parts[-1][0] + len(parts[-1][1]) != len(call) - 1:
-            return None  # `f(a) + g(b)`: the parentheses close before the end
-    return value + "()" if call or value.startswith("new ") else value
 
 
 def _instance(r: ResolverAPI, known: dict[tuple[str, str, str], bool], path: str,
