@@ -12,6 +12,7 @@ inherits the member from), makes the answer "no".
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Final
 
@@ -108,6 +109,7 @@ def _braces(body: str) -> str:
     return body[at:] if at >= 0 else ""
 
 
+@functools.lru_cache(maxsize=1024)  # a class body is read once per member name
 def _has_member(block: str, name: str) -> bool:
     """Whether the object type `block` (`{ ... }`) declares `name` at its own level."""
     depth, level = 0, []
