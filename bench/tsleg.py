@@ -58,31 +58,36 @@ def _npm(args: list[str], cwd: Path) -> str:
                           check=True, capture_output=True, text=True).stdout
 
 
-def ensure_tools() -> Path:
-    tsc = TOOLS / "node_modules" / ".bin" / "tsc"
+def ensure_tools(tools: Path = TOOLS, packages: tuple[str, ...] = TYPESCRIPT) -> Path:
+    tsc = tools / "node_modules" / ".bin" / "tsc"
     if not tsc.exists():
-        TOOLS.mkdir(parents=True, exist_ok=True)
-        (TOOLS / "package.json").write_text('{"private": true}\n')
-        _npm(["install", *TYPESCRIPT], TOOLS)
+        tools.mkdir(parents=True, exist_ok=True)
+        (tools / "package.json").write_text('{"private": true}\n')
+        _npm(["install", *packages], tools)
     return tsc
 
 
-def ensure_repo(version: str = VERSION) -> Path:
-    """rxjs's sources (no `dist/`: compiled output is not what a developer edits)."""
-    dest = REPOS / f"{PACKAGE}-{version}"
+def ensure_repo(version: str = VERSION, package: str = PACKAGE,
+                tsconfig: str | None = None) -> Path:
+    """A package's sources from its npm tarball (no `dist/`: compiled output is not what a
+    developer edits). `tsconfig`: written as `tsconfig.json` where the tarball has none
+    (bench/prlegs.py's projects kept apart)."""
+    dest = REPOS / f"{package}-{version}"
     if (dest / ".git").is_dir():
         return dest
     NPM.mkdir(parents=True, exist_ok=True)
-    archive = NPM / f"{PACKAGE}-{version}.tgz"
+    archive = NPM / f"{package}-{version}.tgz"
     if not archive.exists():
-        _npm(["pack", f"{PACKAGE}@{version}", "--pack-destination", str(NPM)], NPM)
+        _npm(["pack", f"{package}@{version}", "--pack-destination", str(NPM)], NPM)
     REPOS.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=REPOS) as tmp:
         top = _unpack(archive, Path(tmp))  # npm's "package/"
         for item in top.iterdir():
             if item.name not in KEEP:
                 shutil.rmtree(item) if item.is_dir() else item.unlink()
-        commit_as_repo(top, dest, f"{PACKAGE} {version} from npm")
+        if tsconfig is not None and not (top / "tsconfig.json").exists():
+            (top / "tsconfig.json").write_text(tsconfig)
+        commit_as_repo(top, dest, f"{package} {version} from npm")
     return dest
 
 
@@ -179,12 +184,13 @@ def change(text: str, s: Scenario) -> str:
 
 # --- the oracle and the tools -------------------------------------------------------------
 
-def tsc_errors(tsc: Path, clone: Path) -> tuple[set[tuple[str, int, str]], float]:
+def tsc_errors(tsc: Path, clone: Path,
+               tsconfig: str = TSCONFIG) -> tuple[set[tuple[str, int, str]], float]:
     # rxjs's tsconfig asks for incremental builds: a .tsbuildinfo left by one scenario
     # would report errors of the one before (seen: the same four files for unrelated
     # changes), so every run is a full one.
     run = measure.run([str(tsc), "--noEmit", "--incremental", "false", "--pretty", "false",
-                       "-p", TSCONFIG], clone, 900.0)
+                       "-p", tsconfig], clone, 900.0)
     errors = set()
     for row in run.stdout.splitlines():
         m = _ERROR.match(row)
@@ -194,9 +200,9 @@ def tsc_errors(tsc: Path, clone: Path) -> tuple[set[tuple[str, int, str]], float
     return errors, run.seconds
 
 
-def link_tools(clone: Path) -> None:
+def link_tools(clone: Path, tools: Path = TOOLS) -> None:
     """The compiler's node_modules beside a clone's sources (git does not see it)."""
-    (clone / "node_modules").symlink_to(TOOLS / "node_modules")
+    (clone / "node_modules").symlink_to(tools / "node_modules")
     (clone / ".git" / "info" / "exclude").write_text("node_modules\n")
 
 

@@ -115,6 +115,9 @@ class Hit:
     depth: int = 0  # graph hits: distance from the target (1 = direct caller)
     confidence: str = ""  # graph hits: exact, probable or ambiguous
     via: tuple[str, ...] = field(default_factory=tuple)  # graph hits: the chain from the target
+    # graph hits: "conforms" where the caller hands an instance of the changed method's
+    # class to a declared type with a member of its name (TypeScript), "" for a reference
+    reason: str = ""
 
 
 # --- The guard's report (docs/json.md `check --format json`) --------------------------------
@@ -184,6 +187,7 @@ class Link:
     depth: int
     confidence: str
     via: tuple[str, ...] = ()
+    reason: str = ""  # "conforms" (records.Hit), "" for a reference naming the symbol
 
 
 @dataclass(frozen=True)

@@ -94,3 +94,31 @@ def test_callers_whose_error_lines_never_name_the_method_are_told_apart(oracle) 
     assert prlegs.naming(oracle, errors, s) == {Caller("src/throttle.ts", "throttle2"),
                                                 Caller("src/use.ts", "use")}
     assert prlegs.naming(oracle, {("src/use.ts", 3, "TS2345")}, s) == set()
+
+
+ATOM = ("export interface IAtom {\n"           # 1
+        "  reportChanged(): void;\n"           # 2
+        "}\n"                                  # 3
+        "\n"                                   # 4
+        "export class Atom implements IAtom {\n"  # 5
+        "  reportChanged(): void {\n"          # 6
+        "    return;\n"                        # 7
+        "  }\n"                                # 8
+        "}\n")                                 # 9
+
+
+def test_an_interface_method_is_not_scored_as_a_class_method_of_its_name() -> None:
+    """mobx 6.10.0 -> 6.10.1 changed `IAtom.reportChanged()` (an interface's method, no
+    definition the compiler can take a parameter on): the class Atom's method of the same
+    name lines below is another symbol, not scored in its place; Atom's own change is."""
+    parser = tsleg._parser()
+    scopes = functools.cache(lambda path: tsleg.Scopes(ATOM, parser))
+    leg = legcore.Leg("pr-typescript", "*.ts", scopes, tsleg.change, fake_tsc)
+    o = prlegs.Oracle(leg, {"src/atom.ts": ATOM}, parser, prlegs.TS_DEFS, lambda node: "")
+    interface = {"path": "src/atom.ts", "qualified_name": "src.atom.IAtom.reportChanged",
+                 "kind": "method", "line_start": 2, "line_end": 2}
+    assert prlegs.scenario(o, interface) == (None, None)
+    method = {**interface, "qualified_name": "src.atom.Atom.reportChanged",
+              "line_start": 6, "line_end": 8}
+    s, _node = prlegs.scenario(o, method)
+    assert (s.qualname, s.start, s.end) == ("Atom.reportChanged", 6, 8)

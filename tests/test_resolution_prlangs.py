@@ -100,6 +100,56 @@ def test_a_callbacks_parameter_of_another_class_does_not_reach_the_changed_one(
         ("uses.ts", _line(USES, "subscriber.next(value)"))}
 
 
+RANGE = """import { Observable } from './Observable';
+
+export function range(count: number): Observable<number>;
+
+export function range(count: number, slow?: boolean): Observable<number> {
+  const end = count + 1;
+  return new Observable<number>(
+    slow
+      ? // The slow path: the callback opens lines below the call's parenthesis.
+        (subscriber) => {
+          if (count < end) {
+            subscriber.next(count);
+          }
+        }
+      : (subscriber) => {
+          subscriber.next(end);
+        }
+  );
+}
+
+export function after(count: number) {
+  const log = (x: number) => console.log(x);
+  log(count);
+  const other = (subscriber) => {
+    subscriber.next(count + 1);
+  };
+  return other;
+}
+"""
+
+
+def test_a_callback_opened_below_its_calls_parenthesis_takes_the_declared_type(
+        make_repo) -> None:
+    """rxjs's range() passes `new Observable(` a conditional whose arms are callbacks on
+    later lines (comments, a comparison `count < end` in between): both arms' `subscriber`
+    are Subscribers, probable (one entry for range(), neither call left possible; tsc's one
+    missed calling symbol of rxjs 7.8.1 -> 7.8.2). A callback after a finished statement
+    (`;`) is passed to no call: possible only. range() is overloaded, as rxjs's: its
+    implementation's lines are read."""
+    report = checked(make_repo, {**TS_FILES, "range.ts": RANGE}, "Subscriber.ts",
+                     "  next(value: T): void {\n    console.log(value);\n  }\n}\n\n"
+                     "export class Other",
+                     "  next(value: T, extra: string): void {\n    console.log(value);\n"
+                     "  }\n}\n\nexport class Other")
+    found = {k: v for k, v in direct(report).items() if k[0] == "range.ts"}
+    assert found == {("range.ts", _line(RANGE, "subscriber.next(count);")): "probable"}
+    possible = {(p["path"], p["line"]) for p in report["possible"] if p["path"] == "range.ts"}
+    assert possible == {("range.ts", _line(RANGE, "subscriber.next(count + 1)"))}
+
+
 OPTION = "package p;\npublic class Option {\n  public String name() { return \"o\"; }\n}\n"
 GROUP = ("package p;\npublic class OptionGroup {\n"
          "  public String getSelected() { return \"o\"; }\n}\n")

@@ -208,7 +208,7 @@ def callers_of(
             confidence=h.confidence or EXACT,
             via=h.via,
             contributions=contribs,
-            links=(Link(sym.qualified_name, h.depth, h.confidence or EXACT, h.via),),
+            links=(Link(sym.qualified_name, h.depth, h.confidence or EXACT, h.via, h.reason),),
         )
     return found
 

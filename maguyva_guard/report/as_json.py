@@ -30,6 +30,7 @@ VERSION: Final = 1  # docs/json.md "version": bump only for a breaking change, w
 SCORE_DIGITS: Final = 6
 CENTRALITY_DIGITS: Final = 4
 SECONDS_DIGITS: Final = 3
+REFERENCE: Final = "reference"  # links[].reason of an entry whose line names the changed symbol
 
 
 class ChangedSymbolJSON(TypedDict):
@@ -58,6 +59,7 @@ class LinkJSON(TypedDict):
     depth: int
     confidence: str
     via: list[str]
+    reason: str  # "reference" (a line names the symbol) or "conforms" (docs/json.md)
 
 
 class AffectedJSON(TypedDict):
@@ -227,7 +229,7 @@ def _affected(a: Affected) -> AffectedJSON:
 
 def _link(k: Link) -> LinkJSON:
     return {"changed_symbol": k.changed, "depth": k.depth, "confidence": k.confidence,
-            "via": list(k.via)}
+            "via": list(k.via), "reason": k.reason or REFERENCE}
 
 
 def _contribution(c: Contribution) -> ContributionJSON:

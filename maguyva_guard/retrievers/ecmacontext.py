@@ -41,22 +41,57 @@ class Callback(NamedTuple):
     new: bool
     argument: int
     parameter: int
+    at: int = -1  # where the call's parenthesis is in the text searched
 
 
-def callback_parameter(lines: Iterable[str], var: str) -> Callback | None:
+def callback_parameter(lines: Iterable[str], var: str, spanning: bool = False
+                       ) -> Callback | None:
     """The first of `lines` where `var` is an unannotated parameter of a callback passed
-    to a call on the same line; None where none is."""
-    for line in lines:
+    to a call on the same line (`spanning`: or opened on an earlier line of `lines`, as
+    rxjs's range() writes `new Observable(\n scheduler\n ? (subscriber) => ...`); None
+    where none is."""
+    lines = list(lines)
+    for row, line in enumerate(lines):
         for m in _CALLBACK.finditer(line):
             params = m.group("fparams") if m.group("fparams") is not None else \
                 m.group("aparams")
             names = [m.group("single")] if params is None else _names(params)
             if var not in names:
                 continue
-            found = _call_around(line, m.start(), names.index(var))
+            found = call_around(line, m.start(), names.index(var))
+            if found is None and spanning:
+                above = call_above(lines, row, m.start(), names.index(var))
+                found = above[0] if above is not None else None
             if found is not None:
                 return found
     return None
+
+
+def call_above(lines: list[str], row: int, column: int, parameter: int = 0,
+               above: bool = True) -> tuple[Callback, int] | None:
+    """call_around for what starts at `column` of `lines[row]`, the call's parenthesis
+    on that line or up to MAX_LINES_BACK lines above (comments skipped), with how many
+    lines above it is. `above` False: lines above only where nothing precedes `column`
+    on its line (an argument starting a line)."""
+    if not above and lines[row][:column].strip():
+        text = lines[row][:column].replace("?.", ".")
+        found = call_around(text, len(text), parameter)
+        return None if found is None else (found, 0)
+    head = [_code(text) for text in lines[max(0, row - MAX_LINES_BACK) : row]]
+    text = "\n".join([*head, lines[row][:column]]).replace("?.", ".")
+    found = call_around(text, len(text), parameter)
+    return None if found is None else (found, text.count("\n", found.at))
+
+
+MAX_LINES_BACK: Final = 30  # how far above a callback its call's parenthesis is looked for
+_LINE_COMMENT: Final = re.compile(r"(?<![:\w])//.*$")
+
+
+def _code(line: str) -> str:
+    """A line without its `//` comment (a comment line: nothing)."""
+    if line.lstrip().startswith(("*", "/*")):
+        return ""
+    return _LINE_COMMENT.sub("", line)
 
 
 def _names(params: str) -> list[str]:
@@ -68,14 +103,14 @@ def _names(params: str) -> list[str]:
     return out
 
 
-def _call_around(line: str, at: int, parameter: int) -> Callback | None:
+def call_around(line: str, at: int, parameter: int) -> Callback | None:
     """The call whose parentheses hold the callback starting at `at`: its callee and the
     callback's argument position."""
     depth, commas = 0, 0
     for i in range(at - 1, -1, -1):
         c = line[i]
-        if c == ">" and line[i - 1 : i] == "=":
-            continue  # an arrow, no type argument
+        if c in "<>" and not _type_bracket(line, i):
+            continue  # an arrow or a comparison (`n < end`), no type argument
         if c in ")]}>":
             depth += 1
         elif c in "([{<":
@@ -84,13 +119,24 @@ def _call_around(line: str, at: int, parameter: int) -> Callback | None:
                 m = _CALLEE.search(head)
                 if m is None or m.group("name") in ("function", "if", "while", "for"):
                     return None
-                return Callback(m.group("name"), bool(m.group("new")), commas, parameter)
+                return Callback(m.group("name"), bool(m.group("new")), commas, parameter, i)
             if depth == 0:
                 return None  # inside an array or object literal: no argument's type
             depth -= 1
         elif c == "," and depth == 0:
             commas += 1
+        elif c == ";" and depth == 0:
+            return None  # the statement before: the callback is passed to no call
     return None
+
+
+def _type_bracket(text: str, i: int) -> bool:
+    """Whether the `<` or `>` at `i` encloses type arguments: `Observable<T>` is written
+    without spaces around them, a comparison `n < end` with them; `=>` is an arrow."""
+    before = text[i - 1 : i]
+    if text[i] == "<":
+        return bool(before) and (before.isalnum() or before in "_$")
+    return bool(before) and not before.isspace() and before != "="
 
 
 def _strip_type_arguments(head: str) -> str:
@@ -124,7 +170,16 @@ def contextual_type(r: ResolverAPI, path: str, scope: str, lines: Iterable[str],
                     hops: int) -> Entity | None:
     """An instance of the class that the callee declares for `var`, a parameter of a
     callback passed to it (probable); None where the text does not show one class."""
+    lines = list(lines)
     found = callback_parameter(lines, var)
+    if found is None and any(_CALLBACK.search(line) for line in lines):
+        # The callback may be an argument of a call opened on an earlier line, which the
+        # lines naming `var` do not hold: read the enclosing function's.
+        # (Overloads share the name: the implementation is the longest of them.)
+        d = max((d for d in r.scope(path).definitions if d.qualified_name == scope),
+                key=lambda d: d.line_end - d.line_start, default=None)
+        body = r.lines(path)[d.line_start - 1 : d.line_end] if d is not None else []
+        found = callback_parameter(body, var, spanning=True)
     if found is None:
         return None
     target = r.resolve_expression(path, scope, found.callee, hops + 1)
@@ -133,7 +188,7 @@ def contextual_type(r: ResolverAPI, path: str, scope: str, lines: Iterable[str],
         d = r.class_member(d, "constructor", hops + 1)
     if d is None or d.kind not in (FUNCTION, METHOD):
         return None
-    declared = _parameter_type(d.signature, found.argument)
+    declared = parameter_type(d.signature, found.argument)
     written = _function_parameter(declared, found.parameter) if declared else None
     if written is None:
         return None
@@ -143,7 +198,7 @@ def contextual_type(r: ResolverAPI, path: str, scope: str, lines: Iterable[str],
     return Entity("instance", path=e.path, definition=e.definition, sure=False)
 
 
-def _parameter_type(signature: str, index: int) -> str | None:
+def parameter_type(signature: str, index: int) -> str | None:
     """The type written for the `index`th parameter of a signature (`this:` skipped)."""
     params = _parenthesised(signature, _after_name(signature))
     if params is None:
@@ -161,7 +216,7 @@ def _function_parameter(function_type: str, index: int) -> str | None:
     function_type = function_type.strip()
     if not function_type.startswith("("):
         return None
-    written = _parameter_type(function_type, index)
+    written = parameter_type(function_type, index)
     if written is None or "|" in written or "&" in written:
         return None
     m = _TYPE_NAME.match(written)
@@ -195,3 +250,4 @@ def _parenthesised(text: str, start: int) -> str | None:
             if depth == 0:
                 return text[at + 1 : i]
     return None
+

@@ -43,6 +43,7 @@ from maguyva_guard.records import (
 )
 from maguyva_guard.retrievers import (
     cfamsyntax,
+    ecmaconform,
     ecmatypes,
     fixtures,
     jvm,
@@ -52,6 +53,7 @@ from maguyva_guard.retrievers import (
     paramflow,
 )
 from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.ecmaconform import CONFORMS, is_conformance_target
 from maguyva_guard.retrievers.ecmasyntax import ecma_implicit_calls, is_ecma_syntax_method
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.passing import assigned_calls, invoked_parameters
@@ -157,7 +159,12 @@ class GraphRetriever:
                     if caller is not None and (ref.path, ref.scope) not in seen:
                         seen.add((ref.path, ref.scope))
                         nxt.append((caller, (*via, link, caller.qualified_name), PROBABLE))
-                for ref, confidence in self.direct(t, attributes=level == 1):
+                # TypeScript: an instance handed on where `Observer` is due (the changed
+                # method itself: its callers' signatures did not change).
+                conforming = ((ref, PROBABLE) for ref in self.conforming(t)) \
+                    if level == 1 and is_conformance_target(t) else ()
+                for ref, confidence in chain(self.direct(t, attributes=level == 1),
+                                             conforming):
                     if ref in passed:
                         continue  # a name-only match the callers' arguments typed
                     conf = max(confidence, weakest, key=CONFIDENCE_RANK.__getitem__)
@@ -298,6 +305,15 @@ class GraphRetriever:
             for at in ecmatypes.result_reads(text, fn.name, prop):
                 yield Reference(ref.path, target.name, USE, caller.line_start + at,
                                 caller.qualified_name), PROBABLE
+
+    def conforming(self, target: Definition) -> Iterator[Reference]:
+        """TypeScript: where an instance of the class of method `target` is passed,
+        assigned or returned as a declared type with a member of its name
+        (ecmaconform.py)."""
+        refs = self.store.references
+        plan = ecmaconform.plan_for(self.resolver, target, refs)
+        if plan is not None:
+            yield from ecmaconform.conforming_uses(self.resolver, target, plan, refs)
 
     def java_runs(self, ref: Reference, target: Definition,
                   heirs: set[tuple[str, str]]) -> bool:
@@ -512,6 +528,7 @@ class GraphRetriever:
             depth=edge.depth,
             confidence=edge.confidence,
             via=edge.via,
+            reason=CONFORMS if edge.ref.kind == CONFORMS else "",
         )
 
 

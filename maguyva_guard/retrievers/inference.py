@@ -15,6 +15,7 @@ from maguyva_guard.records import (
 )
 from maguyva_guard.retrievers import (
     ecmacontext,
+    ecmashapes,
     ecmatypes,
     jvm,
     luamods,
@@ -566,6 +567,8 @@ class Inference:
             found = self.declared_return(fn, hops)
         elif language_of(fn.path) == "rust":
             found = rusttypes.declared_return(self, fn, hops)
+        elif language_of(fn.path) in _TYPED_ECMA and hops <= MAX_HOPS:
+            found = ecmashapes.declared_instance(self, fn, hops)
         elif language_of(fn.path) == "lua" and hops <= MAX_HOPS:
             found = self._returned(fn, hops)
         elif language_of(fn.path) == "python" and hops <= MAX_HOPS:
@@ -659,6 +662,7 @@ _NEW_INSTANCE: Final = DECLARING | {"scala"}
 GO_DECLARED = "go-declared"
 _BINDINGS[GO_DECLARED] = r"(?<![\w.]){name}\s+\*?([A-Za-z_][\w.]*)\s*(?:\[[^\]]*\]\s*)?(?:[,)=]|$)"
 _ECMA = frozenset({"javascript", "typescript", "tsx"})
+_TYPED_ECMA = frozenset({"typescript", "tsx"})  # functions declare their return type
 _BINDINGS[rusttypes.UNWRAPPED] = rusttypes.UNWRAPPED_PATTERN
 
 # Loops whose variable takes the items of a sequence in other languages: JS/TS
