@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from conftest import MemorySource
 
-from maguyva_guard.retrievers.pylocals import LocalBindings, in_comment_or_string, locals_of
+from maguyva_guard.retrievers.pylocals import LocalBindings, in_comment_or_string
 from maguyva_guard.retrievers.resolve import Resolver
+from maguyva_guard.retrievers.shadowing import python_locals as locals_of
 
 
 def test_a_function_binds_its_parameters_assignments_and_targets() -> None:

@@ -23,6 +23,7 @@ from maguyva_guard.retrievers import (
     rustchains,
     rusttypes,
     scripting,
+    shadowing,
     unions,
 )
 from maguyva_guard.retrievers.edgecache import FILE
@@ -149,6 +150,8 @@ class Inference:
                 rest = rest[1:]
         else:
             entity = self.lookup_name(path, scope, head, hops + 1)
+            if entity is not None and shadowing.shadows(self, path, scope, head, entity):
+                entity = None  # `reaction = Reaction()` beside a module's `def reaction`
             if managed and entity is not None and _is_property(entity):
                 # `store.close()` with `var store: Store`: its declared type, else as a local
                 entity = self.declared_type(entity, hops + 1)

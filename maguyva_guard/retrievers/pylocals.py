@@ -5,11 +5,10 @@ string starts. A bare name bound locally is not the module-level definition of t
 
 from __future__ import annotations
 
-import ast
-import textwrap
 from functools import cached_property
 
 from maguyva_guard.records import Definition
+from maguyva_guard.retrievers import shadowing
 from maguyva_guard.retrievers.resolve import CLASS_KINDS, Resolver
 
 
@@ -40,15 +39,7 @@ class LocalBindings:
         and `except` targets (not those it declares global or nonlocal; a local import
         binds the imported definition, which the resolver follows).
         From `ast` on the function's own lines; empty when they do not parse alone."""
-        key = (path, d.qualified_name, d.line_start)
-        found = self._function_locals.get(key)
-        if found is None:
-            source = "\n".join(self.resolver.lines(path)[d.line_start - 1 : d.line_end])
-            found = self._function_locals[key] = locals_of(source)
-        return found
-    @cached_property
-    def _function_locals(self) -> dict[tuple[str, str, int], frozenset[str]]:
-        return {}
+        return shadowing.function_locals(self.resolver, path, d)
     @cached_property
     def _locals(self) -> dict[tuple[str, str, str], bool]:
         return {}
@@ -89,36 +80,3 @@ def in_comment_or_string(line: str, at: int) -> bool:
             return True
         i += 1
     return bool(quote) and not depth
-
-
-def locals_of(source: str) -> frozenset[str]:
-    """Names bound in the first function of `source` (its nested functions and classes
-    bind their own)."""
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError):
-        return frozenset()
-    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)),
-              None)
-    if fn is None:
-        return frozenset()
-    args = fn.args
-    bound = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
-    bound |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
-    declared: set[str] = set()
-    stack: list[ast.AST] = list(fn.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            bound.add(node.name)  # its body is its own scope; decorators are not walked
-            continue
-        if isinstance(node, ast.Lambda):
-            continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-            bound.add(node.id)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound.add(node.name)
-        elif isinstance(node, ast.Global | ast.Nonlocal):
-            declared |= set(node.names)
-        stack.extend(ast.iter_child_nodes(node))
-    return frozenset(bound - declared)
