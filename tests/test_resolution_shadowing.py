@@ -114,3 +114,52 @@ def test_a_module_is_still_the_module_where_no_local_hides_it(make_repo) -> None
     report = checked(make_repo, files, "pkg/helpers.py", "def run():", "def run(fast):")
     found = {k for k in direct(report) if k[0] == "pkg/use.py"}
     assert found == {("pkg/use.py", _line(NESTED, "def uses_module") + 2)}
+
+
+TS_OPTIONS = """import { Reaction } from './reaction';
+
+export interface Public {
+  dispose(): void;
+}
+
+export function reaction(
+  expression: (r: Public) => void,
+  effect: (value: number, r: Public) => void,
+): () => void {
+  const r = new Reaction('r');
+  expression(r);
+  return r.getDisposer_();
+}
+
+export function autorun(view: (r: Reaction) => void) {
+  let reaction: Reaction;
+  reaction = new Reaction('a');
+  function runner() {
+    view(reaction);
+  }
+  runner();
+}
+"""
+
+
+def test_a_function_types_parameter_in_the_signature_binds_nothing_in_the_body(
+        make_repo) -> None:
+    """mobx's `reaction(expression: (r: IReactionPublic) => T, ...)` then `const r = new
+    Reaction(...)`: `r` in the body is the Reaction (the call reaches getDisposer_), not
+    the interface the callback type's parameter names."""
+    files = {"reaction.ts": TS_REACTION, "options.ts": TS_OPTIONS}
+    report = checked(make_repo, files, "reaction.ts", "getDisposer_(): () => void {",
+                     "getDisposer_(force: boolean): () => void {")
+    found = {k for k in direct(report) if k[0] == "options.ts"}
+    assert found == {("options.ts", _line(TS_OPTIONS, "return r.getDisposer_();"))}
+
+
+def test_a_closure_reading_its_functions_local_is_no_caller_of_the_module_function(
+        make_repo) -> None:
+    """`view(reaction)` in a closure of autorun(), which declares `let reaction`: the
+    local, not the module's `function reaction` (changed here), so runner() is not its
+    caller; nothing in the file calls the function."""
+    files = {"reaction.ts": TS_REACTION, "options.ts": TS_OPTIONS}
+    report = checked(make_repo, files, "options.ts", "): () => void {\n  const r",
+                     "  extra?: number,\n): () => void {\n  const r")
+    assert {k for k in direct(report) if k[0] == "options.ts"} == set()

@@ -98,3 +98,40 @@ def result_reads(lines: list[str], callee: str, prop: str) -> list[int]:
                 for n in names):
             out.append(at)
     return out
+
+
+def own_parameters(signature: str) -> str:
+    """A function's signature with everything inside nested parentheses blanked: the
+    parameters of function types (mobx's `reaction(expression: (r: IReactionPublic) => T,
+    ...)`) and of its return type bind no name in its body, and `r: IReactionPublic` there
+    hid the body's `const r = new Reaction(...)`. Only the first, outermost parameter list
+    is kept."""
+    out: list[str] = []
+    depth = 0
+    done = False  # the own parameter list has closed: later parentheses are types
+    for c in signature:
+        if c == "(":
+            depth += 1
+        keep = depth == 0 or (depth == 1 and not done)
+        out.append(c if keep or c in "()" else " ")
+        if c == ")":
+            depth = max(depth - 1, 0)
+            done = done or depth == 0
+    return "".join(out)
+
+
+def body_lines(lines: list[str]) -> list[str]:
+    """A function's lines from where its body opens (the first `{` outside parentheses
+    after its parameter list): the signature's own lines are read from `own_parameters`."""
+    depth = 0
+    opened = False
+    for i, line in enumerate(lines):
+        for c in line:
+            if c == "(":
+                depth += 1
+                opened = True
+            elif c == ")":
+                depth -= 1
+            elif c == "{" and depth == 0 and opened:
+                return lines[i:]
+    return lines

@@ -51,6 +51,7 @@ from maguyva_guard.retrievers import (
     jvmsyntax,
     overloads,
     paramflow,
+    shadowing,
 )
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.ecmaconform import CONFORMS, is_conformance_target
@@ -351,6 +352,8 @@ class GraphRetriever:
         command()`): the resolver looks at definitions and imports only."""
         if ref.receiver or ref.kind in (IMPORT, STRING) or not ref.scope:
             return False
+        if language_for(ref.path) in JS_LANGUAGES:  # `let reaction` read in a closure
+            return shadowing.bound_around(self.resolver, ref.path, ref.scope, ref.name)
         if language_for(ref.path) != "python":
             return False
         return self.local.bound_locally(ref.path, ref.scope, ref.name)

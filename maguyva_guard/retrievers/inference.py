@@ -243,6 +243,9 @@ class Inference:
         while d is not None:
             if d.kind not in CLASS_KINDS:
                 lines = [d.signature, *self.lines(path)[d.line_start - 1 : d.line_end]]
+                if language_of(path) in _ECMA:  # its own parameters, then its body
+                    lines = [ecmatypes.own_parameters(d.signature),
+                             *ecmatypes.body_lines(lines[1:])]
                 # (Rust reads `let x = a.f()` through a's type: the function's own scope;
                 # `let` shadows, so the nearest binding above the line being resolved wins.
                 # Kotlin, Scala: the function's own scope, where its parameters show

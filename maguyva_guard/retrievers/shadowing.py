@@ -22,10 +22,14 @@ def shadows(r: ResolverAPI, path: str, scope: str, name: str, found: Entity) -> 
     """Whether `found` (what the module binds to `name`, or an outer definition) is hidden
     at `scope` by a parameter or local of that name in a function around it. A function
     defined inside one of those functions is the local binding itself, never hidden."""
+    return not _inner(r, path, found.definition) and bound_around(r, path, scope, name)
+
+
+def bound_around(r: ResolverAPI, path: str, scope: str, name: str) -> bool:
+    """Whether a function around `scope` (itself or one enclosing it) binds `name` as a
+    parameter or local (Python and JavaScript/TypeScript; False elsewhere)."""
     language = language_of(path)
     if language != "python" and language not in JS_LANGUAGES:
-        return False
-    if _inner(r, path, found.definition):
         return False
     memo: dict[tuple[str, str, str], bool] = r.__dict__.setdefault("_shadowed", {})
     key = (path, scope, name)
