@@ -185,10 +185,11 @@ class _TtyProgress:
 @fatal_to_usage
 def index(repo: str, rebuild: bool, defer_embeddings: bool) -> None:
     """Build or update the index (check and query do it by themselves)."""
+    from maguyva_guard.guard import testview
     from maguyva_guard.index import indexer, quick
 
     s = indexer.index_repo(repo, rebuild=rebuild, progress=_TtyProgress("parsing"),
-                           embed=not defer_embeddings)
+                           embed=not defer_embeddings, after=testview.refresh)
     if s.parsed:  # new files may mean new paths: the module names the checks will read
         from maguyva_guard.retrievers import resolve
 

@@ -9,17 +9,22 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Final
+from typing import Any, Final
 
 from maguyva_guard.extract import classify
 from maguyva_guard.extract.languages import module_name
+from maguyva_guard.guard import testviewstore
+from maguyva_guard.index.schema import FileInfo
 from maguyva_guard.index.store import Store
 from maguyva_guard.records import IMPORT, METHOD, STRING, ChangedSymbol, Definition
 from maguyva_guard.retrievers.resolve import Resolver
 
 CONFTEST: Final = "conftest.py"
+NONE, SOME, ALL = "none", "some", "all"  # what current_parts read from the records
+_PATHS_PER_QUERY: Final = 500  # SQLite allows 32766 parameters a statement
 _TEST_MODULE = re.compile(
     r"^(test_.*\.py|.*_test\.(py|go|rb)|.*\.(test|spec)\.(js|jsx|ts|tsx|mjs|cjs|mts|cts)"
     r"|.*Tests?\.(java|kt|cs|swift|scala))$")
@@ -115,50 +120,129 @@ def is_polymorphic(view: TestView, c: ChangedSymbol) -> bool:
     return dunder or c.name in view.shared_methods
 
 
-def load(store: Store) -> TestView:
+def load(store: Store, keep: bool = True) -> TestView:
     """The test files of the current view, the imports of every Python file, and the
     method names several definitions carry. Read as plain rows (path, line, target; the
     names a test file uses), not as Reference records: a JSON check reads every import of
-    the repository here, and building and qualifying a record per row cost most of it."""
+    the repository here, and building and qualifying a record per row cost most of it.
+    Per file, and kept in the index (testviewstore.py): only the files whose entry changed
+    since are read again; `keep`: store the parts when every file had to be read."""
+    parts, modules, read = current_parts(store)
+    if keep and read == ALL:
+        testviewstore.save(store, parts)
+    return assemble(parts, modules)
+
+
+def refresh(store: Store) -> None:
+    """Keep the parts of the current view in the index (`index`), unless kept already."""
+    parts, _modules, read = current_parts(store)
+    if read != NONE:
+        testviewstore.save(store, parts)
+
+
+def current_parts(store: Store) -> tuple[testviewstore.Parts, dict[str, str], str]:
+    """The parts of every file of the view, its module names, and what was read from the
+    records for them: NONE (all stored), SOME (the changed files) or ALL."""
     # The check's own resolver when the view is its (batch.CheckStore): the module names
     # of every path are then worked out once per check, not twice.
     resolver = getattr(getattr(store, "graph", None), "resolver", None)
     if not isinstance(resolver, Resolver):
         resolver = Resolver(store)
+    files = store.files()
+    modules = dict(resolver.module_of_path.items())
+    parts = testviewstore.stored(store)
+    todo = None if parts is None else testviewstore.changed(parts, files, modules)
+    if parts is None or todo is None:
+        return read_parts(store, resolver, files, modules), modules, ALL
+    if not todo and len(parts) == len(files):
+        return parts, modules, NONE
+    fresh = read_parts(store, resolver, files, modules, todo) if todo else {}
+    return testviewstore.merged(parts, fresh, files), modules, SOME
+
+
+def assemble(parts: testviewstore.Parts, modules: dict[str, str]) -> TestView:
+    """The view of the parts (in path order) of every file of the view."""
+    names = testviewstore.python_names(modules)
+    known = {n for ns in names.values() for n in ns}
+    files = {p: part.test for p, part in parts.items() if part.test is not None}
+    targets = {p: part.targets for p, part in parts.items()
+               if part.targets is not None and p in names}
+    lines = {p: part.lines for p, part in parts.items() if part.lines is not None}
+    by_string = tuple((p, scope, target) for p, part in parts.items()
+                      for scope, target in part.strings if target in known)
+    shared = frozenset(n for n, count in testviewstore.method_counts(parts).items()
+                       if count > 1)
+    return TestView(files, names, targets, lines, shared, by_string)
+
+
+def read_parts(store: Store, resolver: Resolver, files: dict[str, FileInfo],
+               modules: dict[str, str], only: set[str] | None = None
+               ) -> testviewstore.Parts:
+    """The parts of the view's files (of `only`, when given) read from the index."""
+    chosen = files if only is None else {p: i for p, i in files.items() if p in only}
+    lines, raw, aliased = _import_rows(store, only)
+    methods = _grouped(store, "SELECT f.path, d.name FROM defs d JOIN files f"
+                       " ON f.blob_id = d.blob WHERE d.kind = ?", (METHOD,), only)
+    out: testviewstore.Parts = {}
+    for path, info in chosen.items():
+        found = raw.get(path, ())
+        targets = frozenset(resolver.absolute_import(path, t) for t in found)
+        test = None
+        strings: tuple[tuple[str, str], ...] = ()
+        if info.category == classify.TEST and info.language and (
+                is_test_module(path) or posixpath.basename(path) == CONFTEST):
+            used = store.conn.execute(
+                "SELECT DISTINCT r.name FROM refs r JOIN files f ON f.blob_id = r.blob"
+                " WHERE f.path = ? AND r.kind != ?", (path, IMPORT))
+            test = TestFile(path, info.language, module_name(path, info.language),
+                            tuple(store.definitions(path=path)), targets,
+                            frozenset(lines.get(path, ())),
+                            frozenset(name for (name,) in used),
+                            frozenset((resolver.absolute_import(path, t), a)
+                                      for t, a in aliased.get(path, ())))
+            strings = tuple((r.scope, r.target)
+                            for r in store.references(path=path, kinds=(STRING,)))
+        out[path] = testviewstore.Part(
+            info, modules.get(path), frozenset(lines[path]) if path in lines else None,
+            targets if found else None, test, strings, tuple(methods.get(path, ())))
+    return out
+
+
+def _import_rows(store: Store, only: set[str] | None
+                 ) -> tuple[dict[str, set[int]], dict[str, list[str]],
+                            dict[str, list[tuple[str, str]]]]:
+    """Path -> its import lines; the targets of its import lines, as written; its
+    (target as written, alias) pairs."""
     lines: dict[str, set[int]] = {}
-    raw: dict[str, list[str]] = {}  # path -> the targets of its import lines, as written
-    aliased: dict[str, list[tuple[str, str]]] = {}  # path -> (target as written, alias)
-    for path, line, target, alias in store.conn.execute(
-            "SELECT f.path, r.line, r.target, r.alias FROM refs r JOIN files f"
-            " ON f.blob_id = r.blob WHERE r.kind = ?", (IMPORT,)):
+    raw: dict[str, list[str]] = {}
+    aliased: dict[str, list[tuple[str, str]]] = {}
+    for path, line, target, alias in _rows(
+            store, "SELECT f.path, r.line, r.target, r.alias FROM refs r JOIN files f"
+            " ON f.blob_id = r.blob WHERE r.kind = ?", (IMPORT,), only):
         lines.setdefault(path, set()).add(line)
         if target:
             raw.setdefault(path, []).append(target)
             if alias:
                 aliased.setdefault(path, []).append((target, alias))
-    files: dict[str, TestFile] = {}
-    for path, info in store.files().items():
-        if info.category != classify.TEST or not info.language:
-            continue
-        if not (is_test_module(path) or posixpath.basename(path) == CONFTEST):
-            continue
-        used = store.conn.execute(
-            "SELECT DISTINCT r.name FROM refs r JOIN files f ON f.blob_id = r.blob"
-            " WHERE f.path = ? AND r.kind != ?", (path, IMPORT))
-        files[path] = TestFile(path, info.language, module_name(path, info.language),
-                               tuple(store.definitions(path=path)),
-                               frozenset(resolver.absolute_import(path, t)
-                                         for t in raw.get(path, ())),
-                               frozenset(lines.get(path, ())),
-                               frozenset(name for (name,) in used),
-                               frozenset((resolver.absolute_import(path, t), a)
-                                         for t, a in aliased.get(path, ())))
-    names = {path: frozenset({dotted, module_name(path, "python")})
-             for path, dotted in resolver.module_of_path.items()}
-    targets = {path: frozenset(resolver.absolute_import(path, t) for t in found)
-               for path, found in raw.items() if path in names}
-    modules = {n for ns in names.values() for n in ns}
-    by_string = tuple((r.path, r.scope, r.target) for r in store.references(kinds=(STRING,))
-                      if r.path in files and r.target in modules)
-    return TestView(files, names, targets, {p: frozenset(n) for p, n in lines.items()},
-                    shared_method_names(store), by_string)
+    return lines, raw, aliased
+
+
+def _grouped(store: Store, sql: str, args: tuple[str, ...], only: set[str] | None
+             ) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for path, value in _rows(store, sql, args, only):
+        out.setdefault(path, []).append(value)
+    return out
+
+
+def _rows(store: Store, sql: str, args: tuple[str, ...], only: set[str] | None
+          ) -> Iterator[tuple[Any, ...]]:
+    """The rows of `sql` (whose first column is f.path), for the paths of `only` if given."""
+    if only is None:
+        yield from store.conn.execute(sql, args)
+        return
+    paths = sorted(only)
+    for i in range(0, len(paths), _PATHS_PER_QUERY):
+        chunk = paths[i:i + _PATHS_PER_QUERY]
+        marks = ",".join("?" * len(chunk))
+        yield from store.conn.execute(f"{sql} AND f.path IN ({marks})", (*args, *chunk))

@@ -56,7 +56,8 @@ def tree_view(store: Store, rev: str) -> dict[str, git.Entry]:
 
 
 def index_repo(path: str, rebuild: bool = False, progress: Progress | None = None,
-               embed: bool = True) -> IndexStats:
+               embed: bool = True, after: Callable[[Store], None] | None = None
+               ) -> IndexStats:
     """`maguyva-guard index`: open (or rebuild) the repository's index and update it.
 
     `embed=False` (`--defer-embeddings`): the semantic vectors get an update's usual time
@@ -64,7 +65,9 @@ def index_repo(path: str, rebuild: bool = False, progress: Progress | None = Non
     `index` embeds the rest, and searches until then fill what they can in their own budget
     and say that their semantic results are partial. `IndexStats.embedded` tells.
     A complete run leaves the stamp that lets the next one answer "unchanged" without the
-    engine (index/quick.py); its inputs are taken before git is read."""
+    engine (index/quick.py); its inputs are taken before git is read. `after` derives
+    more from the updated view while the lock is held (the tests' view: guard/testview.py,
+    which this stage may not import)."""
     place = quick.locate(path) if embed else None
     taken = quick.inputs(place) if place is not None else None
     with Store.open(path, rebuild=rebuild, exclusive=True) as store:
@@ -73,6 +76,8 @@ def index_repo(path: str, rebuild: bool = False, progress: Progress | None = Non
         from maguyva_guard.index import centrality
 
         centrality.refresh(store)  # so that the first hook run after `index` is warm
+        if after is not None:
+            after(store)
         if embed:
             _stamp_on_close(store, place, taken, stats)
             return stats

@@ -1,0 +1,126 @@
+"""The tests' view kept in the index between runs, file by file (testview.load's parts).
+
+Reading the view means reading every import of the repository and every test file's
+records: 0.35 s of CPU on Django, a third of a JSON check. All of it is per file, so the
+index keeps each file's part with what it was computed from (its blob, language, category
+and module name); a run recomputes only the files whose entry differs from its own view
+(a staged change: one or two files) and takes every other part as stored. The stored row is
+also keyed by the code that computes the parts and by the extractor and size limit whose
+records they read: another version never reads it. A row that is missing, from another
+key or unreadable is ignored (the view is computed as when nothing is stored), never
+trusted. Written by `maguyva-guard index` and by a run that had to compute everything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import sqlite3
+import sys
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Final, NamedTuple
+
+from maguyva_guard.extract.languages import module_name
+from maguyva_guard.index.schema import FileInfo
+
+TABLE: Final = "test_view"
+# Above this share of the view's files changed, recomputing them one by one costs more
+# than reading everything again (and below this many, never).
+MAX_CHANGED_SHARE: Final = 0.25
+MIN_CHANGED_FULL: Final = 100
+# The modules whose code decides what a part holds: any change to them is another key.
+_SOURCES: Final = ("guard/testview.py", "guard/testviewstore.py", "index/store.py",
+                   "retrievers/modnames.py", "records.py")
+
+
+class Part(NamedTuple):
+    """What the view holds of one file, and what it was computed from."""
+
+    info: FileInfo
+    module: str | None  # the resolver's module name of the path (relative imports)
+    lines: frozenset[int] | None  # its import lines; None: no import reference
+    targets: frozenset[str] | None  # absolute targets of its imports; None: none named
+    test: Any  # its testview.TestFile (a test module or conftest), or None
+    strings: tuple[tuple[str, str], ...]  # a test file's (scope, target) of string refs
+    methods: tuple[str, ...]  # the names of its method definitions (duplicates kept)
+
+
+Parts = dict[str, Part]
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    import maguyva_guard
+
+    package = Path(maguyva_guard.__file__).parent
+    h = hashlib.sha1(f"{maguyva_guard.__version__}\0{sys.version_info[:2]}".encode())
+    for name in _SOURCES:
+        h.update(name.encode() + b"\0" + (package / name).read_bytes())
+    return h.hexdigest()
+
+
+def key(store: Any) -> str:
+    """The row's key: the code, the extractor and the size limit the parts depend on."""
+    return "\0".join((code_digest(), store.meta_get("extractor") or "",
+                      store.meta_get("max_size") or ""))
+
+
+def stored(store: Any) -> Parts | None:
+    """The stored parts under this run's key, or None (missing, another key, unreadable)."""
+    try:
+        row = store.conn.execute(f"SELECT data FROM {TABLE} WHERE key = ?",
+                                 (key(store),)).fetchone()
+    except sqlite3.Error:
+        return None  # no table yet (an index no `index` of this version wrote), or damage
+    if row is None:
+        return None
+    try:
+        parts = pickle.loads(row[0])
+    except Exception:  # noqa: BLE001 - a damaged row is a missing row, whatever it raises
+        return None
+    if not isinstance(parts, dict) or not all(isinstance(p, Part) for p in parts.values()):
+        return None
+    return parts
+
+
+def save(store: Any, parts: Parts) -> None:
+    """Keep `parts` (one row: the previous one goes). Best effort: a store that cannot be
+    written (a full disk, a read-only index) leaves the run as it was."""
+    data = pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        with store.transaction() as conn:
+            conn.execute(f"CREATE TABLE IF NOT EXISTS {TABLE}(key TEXT PRIMARY KEY,"
+                         " data BLOB NOT NULL)")
+            conn.execute(f"DELETE FROM {TABLE}")
+            conn.execute(f"INSERT INTO {TABLE}(key, data) VALUES (?, ?)", (key(store), data))
+    except Exception:  # noqa: BLE001 - FatalError or sqlite3.Error: the view is not kept
+        return
+
+
+def changed(parts: Parts, files: Mapping[str, FileInfo],
+            modules: Mapping[str, str]) -> set[str] | None:
+    """The paths of the view whose stored part is missing or was computed from another
+    entry; None when so many changed that reading everything again is cheaper."""
+    out = {p for p, info in files.items()
+           if (part := parts.get(p)) is None or part.info != info
+           or part.module != modules.get(p)}
+    most = max(MAX_CHANGED_SHARE * len(files), MIN_CHANGED_FULL)
+    return None if len(out) > most else out
+
+
+def merged(parts: Parts, fresh: Parts, files: Iterable[str]) -> Parts:
+    """The view's parts in path order: the fresh ones, else the stored ones."""
+    return {p: fresh[p] if p in fresh else parts[p] for p in files}
+
+
+def method_counts(parts: Parts) -> Counter[str]:
+    return Counter(n for part in parts.values() for n in part.methods)
+
+
+def python_names(modules: Mapping[str, str]) -> dict[str, frozenset[str]]:
+    """Python path -> the dotted names imports use for it."""
+    return {path: frozenset({dotted, module_name(path, "python")})
+            for path, dotted in modules.items()}
