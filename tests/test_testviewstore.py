@@ -56,7 +56,7 @@ def forget(repo: Path) -> None:
 
 def fields(view: testview.TestView) -> tuple:
     return (view.files, list(view.files), view.import_names, view.imports, view.import_lines,
-            view.shared_methods, view.by_string)
+            view.shared_methods, view.by_string, view.dynamic)
 
 
 def views(repo: Path) -> tuple[tuple, tuple]:
@@ -67,8 +67,8 @@ def views(repo: Path) -> tuple[tuple, tuple]:
         kept = fields(testview.load(store, keep=False))
         resolver = testview.Resolver(store)
         modules = dict(resolver.module_of_path.items())
-        fresh = testview.assemble(testview.read_parts(store, resolver, store.files(), modules),
-                                  modules)
+        fresh = testview.assemble(testviewstore.counted(
+            testview.read_parts(store, resolver, store.files(), modules)))
     return kept, fields(fresh)
 
 

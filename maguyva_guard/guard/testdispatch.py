@@ -33,7 +33,7 @@ from maguyva_guard.guard.testpicker import (
     importers_by_name,
     reaching,
 )
-from maguyva_guard.guard.testview import TestView
+from maguyva_guard.guard.testview import TestFile, TestView
 from maguyva_guard.index.store import Store
 from maguyva_guard.records import CLASS, IMPORT, INHERIT
 
@@ -78,12 +78,18 @@ def dynamic_bases(view: TestView) -> list[tuple[str, str]]:
     """Classes of test files whose base is a value, not a class name (`class
     BadUnsign(serializer.signer)`, `class Any(type(obj))`): they may subclass any class, so
     they hold every one."""
+    if view.dynamic is not None:  # kept with the view (testviewstore.py)
+        return list(view.dynamic)
+    return [found for tf in view.files.values() for found in dynamic_bases_of(tf)]
+
+
+def dynamic_bases_of(tf: TestFile) -> list[tuple[str, str]]:
+    """dynamic_bases of one test file."""
     out = []
-    for tf in view.files.values():
-        for d in tf.definitions:
-            m = _CLASS_BASES.match(d.signature) if d.kind == CLASS else None
-            if m is not None and any(_is_value(b) for b in _split(m.group(1))):
-                out.append((tf.path, d.qualified_name))
+    for d in tf.definitions:
+        m = _CLASS_BASES.match(d.signature) if d.kind == CLASS else None
+        if m is not None and any(_is_value(b) for b in _split(m.group(1))):
+            out.append((tf.path, d.qualified_name))
     return out
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Final
@@ -17,6 +17,7 @@ from typing import Any, Final
 from maguyva_guard.extract import classify
 from maguyva_guard.extract.languages import module_name
 from maguyva_guard.guard import testviewstore
+from maguyva_guard.guard.testviewstore import DYNAMIC, LINES, NAMES, STRINGS, TARGETS, TEST
 from maguyva_guard.index.schema import FileInfo
 from maguyva_guard.index.store import Store
 from maguyva_guard.records import IMPORT, METHOD, STRING, ChangedSymbol, Definition
@@ -37,7 +38,7 @@ class TestFile:
     path: str
     language: str
     prefix: str  # the module prefix of its qualified names (the store's, "tests.test_a")
-    definitions: tuple[Definition, ...]
+    definitions: Sequence[Definition]  # a tuple, or testviewstore.Definitions
     imports: frozenset[str]  # absolute dotted targets of its import lines
     import_lines: frozenset[int] = frozenset()
     names: frozenset[str] = frozenset()  # the names its references use (calls, attributes)
@@ -65,6 +66,8 @@ class TestView:
     # (test file, scope, module) of each module a test gets by a string
     # (`importlib.import_module("pkg.mod")`): calls on that module object do not resolve
     by_string: tuple[tuple[str, str, str], ...] = ()
+    # testdispatch.dynamic_bases, when read with the view (None: worked out when asked)
+    dynamic: tuple[tuple[str, str], ...] | None = None
 
     def test_modules(self) -> list[str]:
         return list(self._test_modules)
@@ -127,22 +130,22 @@ def load(store: Store, keep: bool = True) -> TestView:
     the repository here, and building and qualifying a record per row cost most of it.
     Per file, and kept in the index (testviewstore.py): only the files whose entry changed
     since are read again; `keep`: store the parts when every file had to be read."""
-    parts, modules, read = current_parts(store)
+    kept, read = current_parts(store)
     if keep and read == ALL:
-        testviewstore.save(store, parts)
-    return assemble(parts, modules)
+        testviewstore.save(store, kept)
+    return assemble(kept)
 
 
 def refresh(store: Store) -> None:
     """Keep the parts of the current view in the index (`index`), unless kept already."""
-    parts, _modules, read = current_parts(store)
+    kept, read = current_parts(store)
     if read != NONE:
-        testviewstore.save(store, parts)
+        testviewstore.save(store, kept)
 
 
-def current_parts(store: Store) -> tuple[testviewstore.Parts, dict[str, str], str]:
-    """The parts of every file of the view, its module names, and what was read from the
-    records for them: NONE (all stored), SOME (the changed files) or ALL."""
+def current_parts(store: Store) -> tuple[testviewstore.Kept, str]:
+    """The parts of every file of the view, and what was read from the records for them:
+    NONE (all stored), SOME (the changed files) or ALL."""
     # The check's own resolver when the view is its (batch.CheckStore): the module names
     # of every path are then worked out once per check, not twice.
     resolver = getattr(getattr(store, "graph", None), "resolver", None)
@@ -150,35 +153,38 @@ def current_parts(store: Store) -> tuple[testviewstore.Parts, dict[str, str], st
         resolver = Resolver(store)
     files = store.files()
     modules = dict(resolver.module_of_path.items())
-    parts = testviewstore.stored(store)
-    todo = None if parts is None else testviewstore.changed(parts, files, modules)
-    if parts is None or todo is None:
-        return read_parts(store, resolver, files, modules), modules, ALL
-    if not todo and len(parts) == len(files):
-        return parts, modules, NONE
+    kept = testviewstore.stored(store)
+    todo = None if kept is None else testviewstore.changed(kept.parts, files, modules)
+    if kept is None or todo is None:
+        return testviewstore.counted(read_parts(store, resolver, files, modules)), ALL
+    if not todo and len(kept.parts) == len(files):
+        return kept, NONE
     fresh = read_parts(store, resolver, files, modules, todo) if todo else {}
-    return testviewstore.merged(parts, fresh, files), modules, SOME
+    return testviewstore.merged(kept, fresh, files), SOME
 
 
-def assemble(parts: testviewstore.Parts, modules: dict[str, str]) -> TestView:
+def assemble(kept: testviewstore.Kept) -> TestView:
     """The view of the parts (in path order) of every file of the view."""
-    names = testviewstore.python_names(modules)
+    parts = kept.parts
+    names = {p: part[NAMES] for p, part in parts.items() if part[NAMES] is not None}
     known = {n for ns in names.values() for n in ns}
-    files = {p: part.test for p, part in parts.items() if part.test is not None}
-    targets = {p: part.targets for p, part in parts.items()
-               if part.targets is not None and p in names}
-    lines = {p: part.lines for p, part in parts.items() if part.lines is not None}
+    files = {p: part[TEST] for p, part in parts.items() if part[TEST] is not None}
+    targets = {p: part[TARGETS] for p, part in parts.items()
+               if part[TARGETS] is not None and p in names}
+    lines = {p: part[LINES] for p, part in parts.items() if part[LINES] is not None}
     by_string = tuple((p, scope, target) for p, part in parts.items()
-                      for scope, target in part.strings if target in known)
-    shared = frozenset(n for n, count in testviewstore.method_counts(parts).items()
-                       if count > 1)
-    return TestView(files, names, targets, lines, shared, by_string)
+                      for scope, target in part[STRINGS] if target in known)
+    shared = frozenset(n for n, count in kept.counts.items() if count > 1)
+    dynamic = tuple(found for part in parts.values() for found in part[DYNAMIC])
+    return TestView(files, names, targets, lines, shared, by_string, dynamic)
 
 
 def read_parts(store: Store, resolver: Resolver, files: dict[str, FileInfo],
                modules: dict[str, str], only: set[str] | None = None
                ) -> testviewstore.Parts:
     """The parts of the view's files (of `only`, when given) read from the index."""
+    from maguyva_guard.guard.testdispatch import dynamic_bases_of  # (it imports this module)
+
     chosen = files if only is None else {p: i for p, i in files.items() if p in only}
     lines, raw, aliased = _import_rows(store, only)
     methods = _grouped(store, "SELECT f.path, d.name FROM defs d JOIN files f"
@@ -195,16 +201,20 @@ def read_parts(store: Store, resolver: Resolver, files: dict[str, FileInfo],
                 "SELECT DISTINCT r.name FROM refs r JOIN files f ON f.blob_id = r.blob"
                 " WHERE f.path = ? AND r.kind != ?", (path, IMPORT))
             test = TestFile(path, info.language, module_name(path, info.language),
-                            tuple(store.definitions(path=path)), targets,
+                            testviewstore.Definitions(store.definitions(path=path)),
+                            targets,
                             frozenset(lines.get(path, ())),
                             frozenset(name for (name,) in used),
                             frozenset((resolver.absolute_import(path, t), a)
                                       for t, a in aliased.get(path, ())))
             strings = tuple((r.scope, r.target)
                             for r in store.references(path=path, kinds=(STRING,)))
+        module = modules.get(path)
         out[path] = testviewstore.Part(
-            info, modules.get(path), frozenset(lines[path]) if path in lines else None,
-            targets if found else None, test, strings, tuple(methods.get(path, ())))
+            info, module, testviewstore.python_names(path, module),
+            frozenset(lines[path]) if path in lines else None,
+            targets if found else None, test, strings, tuple(methods.get(path, ())),
+            tuple(dynamic_bases_of(test)) if test is not None else ())
     return out
 
 

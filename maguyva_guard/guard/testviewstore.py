@@ -18,13 +18,14 @@ import pickle
 import sqlite3
 import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from maguyva_guard.extract.languages import module_name
 from maguyva_guard.index.schema import FileInfo
+from maguyva_guard.records import Definition
 
 TABLE: Final = "test_view"
 # Above this share of the view's files changed, recomputing them one by one costs more
@@ -32,23 +33,84 @@ TABLE: Final = "test_view"
 MAX_CHANGED_SHARE: Final = 0.25
 MIN_CHANGED_FULL: Final = 100
 # The modules whose code decides what a part holds: any change to them is another key.
-_SOURCES: Final = ("guard/testview.py", "guard/testviewstore.py", "index/store.py",
-                   "retrievers/modnames.py", "records.py")
+_SOURCES: Final = ("guard/testview.py", "guard/testviewstore.py", "guard/testdispatch.py",
+                   "index/store.py", "retrievers/modnames.py", "records.py")
+
+
+class Definitions(Sequence[Definition]):
+    """A test file's definitions, kept as stored (one pickled tuple) until first read: a
+    check reads those of a few of Django's 600 test files, and building all 14k records
+    was two thirds of reading the stored view."""
+
+    __slots__ = ("_items", "_packed")
+
+    def __init__(self, items: Iterable[Definition] = (), packed: bytes | None = None) -> None:
+        self._items: tuple[Definition, ...] | None = None if packed else tuple(items)
+        self._packed = packed
+
+    @property
+    def _all(self) -> tuple[Definition, ...]:
+        if self._items is None:
+            self._items = tuple(pickle.loads(self._packed or b""))
+            self._packed = None
+        return self._items
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._all[index]
+
+    def __len__(self) -> int:
+        return len(self._all)
+
+    def __iter__(self) -> Iterator[Definition]:
+        return iter(self._all)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Definitions | tuple):
+            return self._all == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._all)
+
+    def __repr__(self) -> str:
+        return f"Definitions({self._all!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_packed_definitions, (pickle.dumps(self._all, pickle.HIGHEST_PROTOCOL),))
+
+
+def _packed_definitions(packed: bytes) -> Definitions:
+    return Definitions(packed=packed)
 
 
 class Part(NamedTuple):
-    """What the view holds of one file, and what it was computed from."""
+    """What the view holds of one file, and what it was computed from. Stored as a plain
+    tuple (INFO... below index it): 14k NamedTuples cost a third of reading them back."""
 
     info: FileInfo
     module: str | None  # the resolver's module name of the path (relative imports)
+    names: frozenset[str] | None  # the dotted names imports use for it (Python files)
     lines: frozenset[int] | None  # its import lines; None: no import reference
     targets: frozenset[str] | None  # absolute targets of its imports; None: none named
     test: Any  # its testview.TestFile (a test module or conftest), or None
     strings: tuple[tuple[str, str], ...]  # a test file's (scope, target) of string refs
     methods: tuple[str, ...]  # the names of its method definitions (duplicates kept)
+    dynamic: tuple[tuple[str, str], ...]  # a test file's testdispatch.dynamic_bases
 
 
-Parts = dict[str, Part]
+INFO, MODULE, NAMES, LINES, TARGETS, TEST, STRINGS, METHODS, DYNAMIC = range(len(Part._fields))
+Parts = dict[str, tuple[Any, ...]]  # path -> a Part, or the plain tuple of one
+
+
+class Kept(NamedTuple):
+    """The parts of every file of a view, and how many method definitions carry a name."""
+
+    parts: Parts
+    counts: dict[str, int]
+
+
+def counted(parts: Parts) -> Kept:
+    return Kept(parts, dict(Counter(n for part in parts.values() for n in part[METHODS])))
 
 
 @lru_cache(maxsize=1)
@@ -68,7 +130,7 @@ def key(store: Any) -> str:
                       store.meta_get("max_size") or ""))
 
 
-def stored(store: Any) -> Parts | None:
+def stored(store: Any) -> Kept | None:
     """The stored parts under this run's key, or None (missing, another key, unreadable)."""
     try:
         row = store.conn.execute(f"SELECT data FROM {TABLE} WHERE key = ?",
@@ -78,18 +140,21 @@ def stored(store: Any) -> Parts | None:
     if row is None:
         return None
     try:
-        parts = pickle.loads(row[0])
+        parts, counts = pickle.loads(row[0])
     except Exception:  # noqa: BLE001 - a damaged row is a missing row, whatever it raises
         return None
-    if not isinstance(parts, dict) or not all(isinstance(p, Part) for p in parts.values()):
+    width = len(Part._fields)
+    if not isinstance(parts, dict) or not isinstance(counts, dict) or not all(
+            type(p) is tuple and len(p) == width for p in parts.values()):
         return None
-    return parts
+    return Kept(parts, counts)
 
 
-def save(store: Any, parts: Parts) -> None:
-    """Keep `parts` (one row: the previous one goes). Best effort: a store that cannot be
-    written (a full disk, a read-only index) leaves the run as it was."""
-    data = pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL)
+def save(store: Any, kept: Kept) -> None:
+    """Keep the parts (one row: the previous one goes). Best effort: a store that cannot
+    be written (a full disk, a read-only index) leaves the run as it was."""
+    plain = {p: (tuple(part[INFO]), *part[MODULE:]) for p, part in kept.parts.items()}
+    data = pickle.dumps((plain, kept.counts), protocol=pickle.HIGHEST_PROTOCOL)
     try:
         with store.transaction() as conn:
             conn.execute(f"CREATE TABLE IF NOT EXISTS {TABLE}(key TEXT PRIMARY KEY,"
@@ -105,22 +170,25 @@ def changed(parts: Parts, files: Mapping[str, FileInfo],
     """The paths of the view whose stored part is missing or was computed from another
     entry; None when so many changed that reading everything again is cheaper."""
     out = {p for p, info in files.items()
-           if (part := parts.get(p)) is None or part.info != info
-           or part.module != modules.get(p)}
+           if (part := parts.get(p)) is None or part[INFO] != info
+           or part[MODULE] != modules.get(p)}
     most = max(MAX_CHANGED_SHARE * len(files), MIN_CHANGED_FULL)
     return None if len(out) > most else out
 
 
-def merged(parts: Parts, fresh: Parts, files: Iterable[str]) -> Parts:
-    """The view's parts in path order: the fresh ones, else the stored ones."""
-    return {p: fresh[p] if p in fresh else parts[p] for p in files}
+def merged(kept: Kept, fresh: Parts, files: Iterable[str]) -> Kept:
+    """The view's parts in path order, the fresh ones else the stored ones, and the counts
+    of method names moved by what changed."""
+    parts = {p: fresh[p] if p in fresh else kept.parts[p] for p in files}
+    counts = dict(kept.counts)
+    for path in fresh.keys() | (kept.parts.keys() - parts.keys()):
+        for name in kept.parts[path][METHODS] if path in kept.parts else ():
+            counts[name] -= 1
+        for name in fresh[path][METHODS] if path in fresh else ():
+            counts[name] = counts.get(name, 0) + 1
+    return Kept(parts, counts)
 
 
-def method_counts(parts: Parts) -> Counter[str]:
-    return Counter(n for part in parts.values() for n in part.methods)
-
-
-def python_names(modules: Mapping[str, str]) -> dict[str, frozenset[str]]:
-    """Python path -> the dotted names imports use for it."""
-    return {path: frozenset({dotted, module_name(path, "python")})
-            for path, dotted in modules.items()}
+def python_names(path: str, module: str | None) -> frozenset[str] | None:
+    """The dotted names imports use for a Python file the resolver names `module`."""
+    return None if module is None else frozenset({module, module_name(path, "python")})
