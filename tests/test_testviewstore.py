@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -55,8 +56,11 @@ def forget(repo: Path) -> None:
 
 
 def fields(view: testview.TestView) -> tuple:
+    """Everything a view holds; its importers as kept and as worked out from its imports."""
+    worked_out = replace(view, kept_importers=None).importers_by_name
+    assert view.importers_by_name == worked_out
     return (view.files, list(view.files), view.import_names, view.imports, view.import_lines,
-            view.shared_methods, view.by_string, view.dynamic)
+            view.shared_methods, view.by_string, view.dynamic, worked_out)
 
 
 def views(repo: Path) -> tuple[tuple, tuple]:

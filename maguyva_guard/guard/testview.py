@@ -10,7 +10,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Final
 
@@ -68,6 +68,9 @@ class TestView:
     by_string: tuple[tuple[str, str, str], ...] = ()
     # testdispatch.dynamic_bases, when read with the view (None: worked out when asked)
     dynamic: tuple[tuple[str, str], ...] | None = None
+    # importers_by_name, when read with the view (None: worked out when asked)
+    kept_importers: dict[str, set[str]] | None = field(default=None, compare=False,
+                                                        repr=False)
 
     def test_modules(self) -> list[str]:
         return list(self._test_modules)
@@ -88,6 +91,8 @@ class TestView:
         `pkg.mod.f` runs `pkg/__init__` and `pkg/mod` first). Built once: the picker, the
         trails and the dispatch gate each built it (three times on a 50-symbol Django
         check, 0.1 s each). Callers must not modify it."""
+        if self.kept_importers is not None:
+            return self.kept_importers
         by_name: dict[str, set[str]] = {}
         for importer, targets in self.imports.items():
             for target in targets:
@@ -176,7 +181,7 @@ def assemble(kept: testviewstore.Kept) -> TestView:
                       for scope, target in part[STRINGS] if target in known)
     shared = frozenset(n for n, count in kept.counts.items() if count > 1)
     dynamic = tuple(found for part in parts.values() for found in part[DYNAMIC])
-    return TestView(files, names, targets, lines, shared, by_string, dynamic)
+    return TestView(files, names, targets, lines, shared, by_string, dynamic, kept.by_name)
 
 
 def read_parts(store: Store, resolver: Resolver, files: dict[str, FileInfo],

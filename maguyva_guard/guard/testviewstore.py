@@ -103,14 +103,34 @@ Parts = dict[str, tuple[Any, ...]]  # path -> a Part, or the plain tuple of one
 
 
 class Kept(NamedTuple):
-    """The parts of every file of a view, and how many method definitions carry a name."""
+    """The parts of every file of a view, how many method definitions carry a name, and
+    the files importing each dotted name or anything under it (TestView.importers_by_name:
+    80k set insertions a check)."""
 
     parts: Parts
     counts: dict[str, int]
+    by_name: dict[str, set[str]]
 
 
 def counted(parts: Parts) -> Kept:
-    return Kept(parts, dict(Counter(n for part in parts.values() for n in part[METHODS])))
+    by_name: dict[str, set[str]] = {}
+    for path, part in parts.items():
+        for name in imported(part):
+            by_name.setdefault(name, set()).add(path)
+    return Kept(parts, dict(Counter(n for part in parts.values() for n in part[METHODS])),
+                by_name)
+
+
+def imported(part: tuple[Any, ...]) -> set[str]:
+    """The dotted names a file's imports run (`pkg.mod.f` runs `pkg` and `pkg.mod`), as
+    TestView.importers_by_name counts them: Python files' targets only."""
+    if part[TARGETS] is None or part[NAMES] is None:
+        return set()
+    out: set[str] = set()
+    for target in part[TARGETS]:
+        pieces = target.split(".")
+        out.update(".".join(pieces[:i]) for i in range(1, len(pieces) + 1))
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -140,21 +160,21 @@ def stored(store: Any) -> Kept | None:
     if row is None:
         return None
     try:
-        parts, counts = pickle.loads(row[0])
+        parts, counts, by_name = pickle.loads(row[0])
     except Exception:  # noqa: BLE001 - a damaged row is a missing row, whatever it raises
         return None
     width = len(Part._fields)
-    if not isinstance(parts, dict) or not isinstance(counts, dict) or not all(
+    if not all(isinstance(x, dict) for x in (parts, counts, by_name)) or not all(
             type(p) is tuple and len(p) == width for p in parts.values()):
         return None
-    return Kept(parts, counts)
+    return Kept(parts, counts, by_name)
 
 
 def save(store: Any, kept: Kept) -> None:
     """Keep the parts (one row: the previous one goes). Best effort: a store that cannot
     be written (a full disk, a read-only index) leaves the run as it was."""
     plain = {p: (tuple(part[INFO]), *part[MODULE:]) for p, part in kept.parts.items()}
-    data = pickle.dumps((plain, kept.counts), protocol=pickle.HIGHEST_PROTOCOL)
+    data = pickle.dumps((plain, kept.counts, kept.by_name), protocol=pickle.HIGHEST_PROTOCOL)
     try:
         with store.transaction() as conn:
             conn.execute(f"CREATE TABLE IF NOT EXISTS {TABLE}(key TEXT PRIMARY KEY,"
@@ -178,15 +198,24 @@ def changed(parts: Parts, files: Mapping[str, FileInfo],
 
 def merged(kept: Kept, fresh: Parts, files: Iterable[str]) -> Kept:
     """The view's parts in path order, the fresh ones else the stored ones, and the counts
-    of method names moved by what changed."""
+    and importers moved by what changed (`kept`'s are updated in place)."""
     parts = {p: fresh[p] if p in fresh else kept.parts[p] for p in files}
-    counts = dict(kept.counts)
+    counts, by_name = kept.counts, kept.by_name
     for path in fresh.keys() | (kept.parts.keys() - parts.keys()):
-        for name in kept.parts[path][METHODS] if path in kept.parts else ():
+        old, new = kept.parts.get(path), fresh.get(path)
+        for name in old[METHODS] if old is not None else ():
             counts[name] -= 1
-        for name in fresh[path][METHODS] if path in fresh else ():
+        for name in new[METHODS] if new is not None else ():
             counts[name] = counts.get(name, 0) + 1
-    return Kept(parts, counts)
+        before = imported(old) if old is not None else set()
+        after = imported(new) if new is not None else set()
+        for name in before - after:
+            by_name[name].discard(path)
+            if not by_name[name]:
+                del by_name[name]
+        for name in after - before:
+            by_name.setdefault(name, set()).add(path)
+    return Kept(parts, counts, by_name)
 
 
 def python_names(path: str, module: str | None) -> frozenset[str] | None:
