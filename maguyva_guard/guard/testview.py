@@ -17,6 +17,7 @@ from typing import Any, Final
 from maguyva_guard.extract import classify
 from maguyva_guard.extract.languages import module_name
 from maguyva_guard.guard import testviewstore
+from maguyva_guard.guard.testbases import dynamic_bases_of
 from maguyva_guard.guard.testviewstore import DYNAMIC, LINES, NAMES, STRINGS, TARGETS, TEST
 from maguyva_guard.index.schema import FileInfo
 from maguyva_guard.index.store import Store
@@ -188,8 +189,6 @@ def read_parts(store: Store, resolver: Resolver, files: dict[str, FileInfo],
                modules: dict[str, str], only: set[str] | None = None
                ) -> testviewstore.Parts:
     """The parts of the view's files (of `only`, when given) read from the index."""
-    from maguyva_guard.guard.testdispatch import dynamic_bases_of  # (it imports this module)
-
     chosen = files if only is None else {p: i for p, i in files.items() if p in only}
     lines, raw, aliased = _import_rows(store, only)
     methods = _grouped(store, "SELECT f.path, d.name FROM defs d JOIN files f"
@@ -219,7 +218,7 @@ def read_parts(store: Store, resolver: Resolver, files: dict[str, FileInfo],
             info, module, testviewstore.python_names(path, module),
             frozenset(lines[path]) if path in lines else None,
             targets if found else None, test, strings, tuple(methods.get(path, ())),
-            tuple(dynamic_bases_of(test)) if test is not None else ())
+            tuple(dynamic_bases_of(path, test.definitions)) if test is not None else ())
     return out
 
 

@@ -33,7 +33,7 @@ TABLE: Final = "test_view"
 MAX_CHANGED_SHARE: Final = 0.25
 MIN_CHANGED_FULL: Final = 100
 # The modules whose code decides what a part holds: any change to them is another key.
-_SOURCES: Final = ("guard/testview.py", "guard/testviewstore.py", "guard/testdispatch.py",
+_SOURCES: Final = ("guard/testview.py", "guard/testviewstore.py", "guard/testbases.py",
                    "index/store.py", "retrievers/modnames.py", "records.py")
 
 
