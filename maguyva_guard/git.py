@@ -14,6 +14,7 @@ import subprocess
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import wraps
 from pathlib import Path
@@ -41,7 +42,9 @@ class _Session:
         self.readers: dict[str, BlobReader] = {}
 
 
-_session: _Session | None = None
+# The running command's session, in its own thread only: another thread of the process
+# (an MCP server's next request) asks git itself, and so do worker threads.
+_current: ContextVar[_Session | None] = ContextVar("maguyva_guard_git_session", default=None)
 
 
 @contextmanager
@@ -51,12 +54,12 @@ def session() -> Iterator[None]:
     answered from the first asking (a check asked each two to four times, one git process
     each), and blobs are read through one `cat-file` process. A command reads the
     repository as one snapshot anyway; whatever changes meanwhile is the next run's."""
-    global _session
-    outer, _session = _session, _Session()
+    mine = _Session()
+    token = _current.set(mine)
     try:
         yield
     finally:
-        mine, _session = _session, outer
+        _current.reset(token)
         for reader in mine.readers.values():
             reader.close()
 
@@ -74,7 +77,7 @@ def in_session(func: Callable[..., T]) -> Callable[..., T]:
 def _asked(key: tuple[Any, ...], compute: Callable[[], T]) -> T:
     """compute(), or its answer from earlier in the session (the key holds the working
     folder and GIT_INDEX_FILE: a relative path or another index is another question)."""
-    current = _session
+    current = _current.get()
     if current is None:
         return compute()
     key = (*key, os.getcwd(), os.environ.get("GIT_INDEX_FILE"))
@@ -160,7 +163,7 @@ def _first_line(stderr: bytes) -> str:
 def repo_info(path: Path | str) -> RepoInfo:
     """Where the repository containing `path` lives; FatalError for a bare or no repository."""
     info = _asked(("repo_info", str(path)), lambda: _repo_info(path))
-    if _session is not None:  # asked again by its root (every stage past the CLI does)
+    if _current.get() is not None:  # asked again by its root (every stage past the CLI does)
         _asked(("repo_info", str(info.root)), lambda: info)
     return info
 
@@ -405,7 +408,7 @@ def _read_object(stdout: IO[bytes]) -> bytes | None:
 def read_blobs(repo: Path | str, ids: Iterable[str]) -> dict[str, bytes]:
     """Many blobs by id through one cat-file process (the session's, in one); missing ids
     are left out."""
-    current = _session
+    current = _current.get()
     if current is None:
         with BlobReader(repo) as reader:
             return {i: data for i, data in reader.read_many(ids) if data is not None}
