@@ -20,6 +20,7 @@ from maguyva_guard.guard import testview, testviewstore
 from maguyva_guard.index import indexer
 from maguyva_guard.index.schema import INDEX_DIRNAME, index_filename
 from maguyva_guard.index.store import Store
+from maguyva_guard.retrievers.resolve import Resolver
 
 HALF_TESTED = ("from app.core import half\nfrom app.other import unrelated\n\n\n"
                "def test_unrelated():\n    assert unrelated() == 1\n\n\n"
@@ -69,7 +70,7 @@ def views(repo: Path) -> tuple[tuple, tuple]:
     with Store.open(repo) as store:
         indexer.update(store)
         kept = fields(testview.load(store, keep=False))
-        resolver = testview.Resolver(store)
+        resolver = Resolver(store)
         modules = dict(resolver.module_of_path.items())
         fresh = testview.assemble(testviewstore.counted(
             testview.read_parts(store, resolver, store.files(), modules)))

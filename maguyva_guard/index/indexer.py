@@ -66,17 +66,19 @@ def index_repo(path: str, rebuild: bool = False, progress: Progress | None = Non
     and say that their semantic results are partial. `IndexStats.embedded` tells.
     A complete run leaves the stamp that lets the next one answer "unchanged" without the
     engine (index/quick.py); its inputs are taken before git is read. `after` derives
-    more from the updated view while the lock is held (the tests' view: guard/testview.py,
-    which this stage may not import)."""
+    more from a view this run changed, while the lock is held (the tests' view:
+    guard/testview.py, which this stage may not import); an unchanged view imports and
+    reads nothing more."""
     place = quick.locate(path) if embed else None
     taken = quick.inputs(place) if place is not None else None
     with Store.open(path, rebuild=rebuild, exclusive=True) as store:
         quick.forget(store.index_dir)
+        viewed = store.meta_get("view_digest")
         stats = update(store, progress=progress, embed_all=embed)
         from maguyva_guard.index import centrality
 
         centrality.refresh(store)  # so that the first hook run after `index` is warm
-        if after is not None:
+        if after is not None and store.meta_get("view_digest") != viewed:
             after(store)
         if embed:
             _stamp_on_close(store, place, taken, stats)
