@@ -8,7 +8,9 @@ asked of the oracle: timed, not scored), each timed N times end to end, the tool
 alternated run by run: `maguyva-guard check --format json` twice over,
 `:new-blob` (before each run the index is brought up to date on HEAD, untimed, and the
 change is staged with a comment line of its own: a blob the index has never seen, what a
-pre-commit hook meets) and `:same-blob` (the same staged change again), beside
+pre-commit hook meets) and `:same-blob` (the same staged change again), and
+`--format text` on a new blob (`:text:new-blob`: the pre-commit hook's report, which has
+no "tests to run" section; timed, not scored), beside
 `git grep -n -w` of the changed names and jedi `get_references` with default limits (one
 fresh process for all the symbols), each scored against the oracle (jedi, limits lifted).
 `--before DIR` adds the previous code (DIR holds its `maguyva_guard` package, e.g.
@@ -44,6 +46,7 @@ SIZES = (1, 5, 50)
 SCORED = 5  # sizes up to this are drawn from the oracle's sample and scored against it
 NEW_BLOB = ":new-blob"  # a tool name suffix: each run meets a blob the index has not seen
 BEFORE = "maguyva-guard-before"
+TEXT = ":text"  # a tool name part: `--format text`, the pre-commit hook's report (unscored)
 
 
 def _callers(ctx: Context, hits: list[tuple[str, int]], targets: set[Caller]) -> tuple:
@@ -70,15 +73,18 @@ def _jedi(ctx: Context, items: list[sampling.Sampled]) -> tuple[measure.Run, lis
     return run, [(p, line) for p, line, _ in refs]
 
 
-def _check(ctx: Context, preset: str, before: Path | None = None) -> tuple[measure.Run, list]:
+def _check(ctx: Context, preset: str, before: Path | None = None, fmt: str = "json"
+           ) -> tuple[measure.Run, list]:
+    """One check; `fmt` "text" is the pre-commit hook's report (no tests section), timed
+    only: its callers are not parsed (the JSON runs score them)."""
     cmd = [baselines.mg_bin(), "check", "--repo", str(_clone(ctx, before)), "--staged",
-           "--format", "json", "--preset", preset]
+           "--format", fmt, "--preset", preset]
     env = None
     if before is not None:  # the previous code, on its own clone (its own index)
         cmd[:1] = [sys.executable, "-m", "maguyva_guard"]
         env = {**os.environ, "PYTHONPATH": str(before)}
     run = measure.run(cmd, _clone(ctx, before), baselines.TOOL_TIMEOUT, env)
-    if run.returncode not in (0, 1):
+    if run.returncode not in (0, 1) or fmt != "json":
         return run, []
     payload = json.loads(run.stdout)
     return run, [(c.path, line) for c, line in baselines.affected_callers(ctx, payload)]
@@ -155,13 +161,14 @@ def measure_size(ctx: Context, items: list[sampling.Sampled], runs: int,
         last = done[-1]
         ok = last.returncode in (0, 1)
         s = score([Outcome(truth, _callers(ctx, hits[tool], targets), ok, 0.0, 0.0)])
+        graded = scored and TEXT not in tool
         walls, cpus = [r.seconds for r in done], [r.cpu_seconds for r in done]
         out[tool] = {"seconds": walls, "median": statistics.median(walls),
                      "cpu_seconds": cpus, "cpu_median": statistics.median(cpus),
                      "max_rss_mb": round(max(r.max_rss_mb for r in done)), "ok": ok,
                      "error": "" if ok else last.stderr.strip()[-300:],
-                     "precision": s.caller_precision if scored else None,
-                     "recall": s.caller_recall if scored else None}
+                     "precision": s.caller_precision if graded else None,
+                     "recall": s.caller_recall if graded else None}
     return out
 
 
@@ -211,12 +218,15 @@ def release_sized(texts: dict[str, str], taken: list[sampling.Sampled], want: in
 
 def _tools(ctx: Context, preset: str, before: Path | None) -> dict:
     """name -> (run function, the previous code's folder or None)."""
-    def mg(b: Path | None):  # noqa: ANN202 - a closure per version
-        return lambda c, i: _check(c, preset, b)
+    def mg(b: Path | None, fmt: str = "json"):  # noqa: ANN202 - a closure per version
+        return lambda c, i: _check(c, preset, b, fmt)
 
     tools: dict = {f"maguyva-guard:{preset}{NEW_BLOB}": (mg(None), None)}
     if before is not None:
         tools[f"{BEFORE}:{preset}{NEW_BLOB}"] = (mg(before), before)
+    tools[f"maguyva-guard:{preset}{TEXT}{NEW_BLOB}"] = (mg(None, "text"), None)
+    if before is not None:
+        tools[f"{BEFORE}:{preset}{TEXT}{NEW_BLOB}"] = (mg(before, "text"), before)
     tools[f"maguyva-guard:{preset}:same-blob"] = (mg(None), None)
     if before is not None:
         tools[f"{BEFORE}:{preset}:same-blob"] = (mg(before), before)

@@ -188,7 +188,7 @@ def index(repo: str, rebuild: bool, defer_embeddings: bool) -> None:
     from maguyva_guard.index import indexer, quick
 
     s = indexer.index_repo(repo, rebuild=rebuild, progress=_TtyProgress("parsing"),
-                           embed=not defer_embeddings)
+                           embed=not defer_embeddings, after=_keep_test_view)
     if s.parsed:  # new files may mean new paths: the module names the checks will read
         from maguyva_guard.retrievers import resolve
 
@@ -198,6 +198,13 @@ def index(repo: str, rebuild: bool, defer_embeddings: bool) -> None:
     if not s.embedded:
         click.echo("semantic vectors deferred: run `maguyva-guard index` again to embed the "
                    "rest (until then semantic results say they are partial)", err=True)
+
+
+def _keep_test_view(store: Any) -> None:
+    """`index` keeps the tests' view of a view it changed (imported only then)."""
+    from maguyva_guard.guard import testview
+
+    testview.refresh(store)
 
 
 @main.command()

@@ -12,10 +12,13 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import wraps
 from pathlib import Path
-from typing import IO, NamedTuple
+from typing import IO, Any, NamedTuple, TypeVar
 
 from maguyva_guard.errors import FatalError
 
@@ -27,6 +30,64 @@ _SKIPPED_MODES = frozenset({MODE_GITLINK, MODE_SYMLINK})
 _STAGE_PREFERENCE = ("0", "2", "3", "1")  # during a conflict, index "ours" (stage 2) first
 # Variables that would point git at another repository than the one we were asked about.
 _LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_PREFIX")
+T = TypeVar("T")
+
+
+class _Session:
+    """One command's answers (session()): its lock guards the answers from its threads."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.answers: dict[tuple[Any, ...], Any] = {}
+        self.readers: dict[str, BlobReader] = {}
+
+
+# The running command's session, in its own thread only: another thread of the process
+# (an MCP server's next request) asks git itself, and so do worker threads.
+_current: ContextVar[_Session | None] = ContextVar("maguyva_guard_git_session", default=None)
+
+
+@contextmanager
+def session() -> Iterator[None]:
+    """One command's questions to the repository asked once: while it runs, where the
+    repository is, what a revision names, the staged listing and a diff's files are
+    answered from the first asking (a check asked each two to four times, one git process
+    each), and blobs are read through one `cat-file` process. A command reads the
+    repository as one snapshot anyway; whatever changes meanwhile is the next run's."""
+    mine = _Session()
+    token = _current.set(mine)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+        for reader in mine.readers.values():
+            reader.close()
+
+
+def in_session(func: Callable[..., T]) -> Callable[..., T]:
+    """`func` run inside a session() (a command's core)."""
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> T:
+        with session():
+            return func(*args, **kwargs)
+
+    return wrapper
+
+
+def _asked(key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+    """compute(), or its answer from earlier in the session (the key holds the working
+    folder and GIT_INDEX_FILE: a relative path or another index is another question)."""
+    current = _current.get()
+    if current is None:
+        return compute()
+    key = (*key, os.getcwd(), os.environ.get("GIT_INDEX_FILE"))
+    with current.lock:
+        if key in current.answers:
+            return current.answers[key]  # type: ignore[no-any-return]
+    value = compute()
+    with current.lock:
+        current.answers[key] = value
+    return value
 
 
 @dataclass(frozen=True)
@@ -101,6 +162,13 @@ def _first_line(stderr: bytes) -> str:
 
 def repo_info(path: Path | str) -> RepoInfo:
     """Where the repository containing `path` lives; FatalError for a bare or no repository."""
+    info = _asked(("repo_info", str(path)), lambda: _repo_info(path))
+    if _current.get() is not None:  # asked again by its root (every stage past the CLI does)
+        _asked(("repo_info", str(info.root)), lambda: info)
+    return info
+
+
+def _repo_info(path: Path | str) -> RepoInfo:
     if not os.path.isdir(path):
         raise FatalError(f"not a directory: {path}")
     args = ("rev-parse", "--is-bare-repository", "--is-inside-work-tree", "--is-shallow-repository",
@@ -129,6 +197,10 @@ def _one_path(path: Path | str, flag: str) -> str:
 
 def resolve(repo: Path | str, rev: str) -> str:
     """The commit id a revision names; FatalError("unknown revision: X") if none."""
+    return _asked(("resolve", str(repo), rev), lambda: _resolve(repo, rev))
+
+
+def _resolve(repo: Path | str, rev: str) -> str:
     proc = run(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}",
                check=False)
     if proc.returncode != 0:
@@ -147,8 +219,11 @@ def tree_id(repo: Path | str, rev: str) -> str:
 
 def head_commit(repo: Path | str) -> str | None:
     """HEAD's commit id, or None in a repository with no commit yet (an unborn HEAD)."""
-    proc = run(repo, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False)
-    return proc.stdout.decode().strip() if proc.returncode == 0 else None
+    def ask() -> str | None:
+        proc = run(repo, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False)
+        return proc.stdout.decode().strip() if proc.returncode == 0 else None
+
+    return _asked(("head_commit", str(repo)), ask)
 
 
 def merge_base(repo: Path | str, a: str, b: str) -> str | None:
@@ -185,7 +260,8 @@ def ls_tree(repo: Path | str, rev: str) -> dict[str, Entry]:
 
 def ls_index_raw(repo: Path | str) -> bytes:
     """`git ls-files -s -z` as git prints it: a cheap fingerprint of the staged view."""
-    return run(repo, "ls-files", "-s", "-z").stdout
+    return _asked(("ls_index_raw", str(repo)),
+                  lambda: run(repo, "ls-files", "-s", "-z").stdout)
 
 
 def ls_index(repo: Path | str, sizes: bool = True, raw: bytes | None = None) -> dict[str, Entry]:
@@ -330,9 +406,17 @@ def _read_object(stdout: IO[bytes]) -> bytes | None:
 
 
 def read_blobs(repo: Path | str, ids: Iterable[str]) -> dict[str, bytes]:
-    """Many blobs by id through one cat-file process; missing ids are left out."""
-    with BlobReader(repo) as reader:
-        return {i: data for i, data in reader.read_many(ids) if data is not None}
+    """Many blobs by id through one cat-file process (the session's, in one); missing ids
+    are left out."""
+    current = _current.get()
+    if current is None:
+        with BlobReader(repo) as reader:
+            return {i: data for i, data in reader.read_many(ids) if data is not None}
+    with current.lock:
+        shared = current.readers.get(str(repo))
+        if shared is None:
+            shared = current.readers[str(repo)] = BlobReader(repo)
+    return {i: data for i, data in shared.read_many(ids) if data is not None}
 
 
 def _diff_args(base: str | None, head: str | None) -> list[str]:
@@ -343,6 +427,11 @@ def _diff_args(base: str | None, head: str | None) -> list[str]:
 
 def diff_files(repo: Path | str, base: str | None, head: str | None = None) -> list[FileChange]:
     """Changed files between base and head (None: the staged index), renames detected."""
+    return list(_asked(("diff_files", str(repo), base, head),
+                       lambda: tuple(_diff_files(repo, base, head))))
+
+
+def _diff_files(repo: Path | str, base: str | None, head: str | None) -> list[FileChange]:
     out = run(repo, "diff", "-M", "-z", "--raw", "--no-abbrev", "--no-ext-diff",
               *_diff_args(base, head), "--").stdout
     fields = out.split(b"\0")

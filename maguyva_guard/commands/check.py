@@ -36,6 +36,7 @@ class Outcome:
     blocked: str | None = None  # with exit code 1: the one line that says why (stderr)
 
 
+@git.in_session
 def run(
     repo: str,
     *,

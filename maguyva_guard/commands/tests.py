@@ -45,6 +45,7 @@ class Outcome:
     selection: TestSelection
 
 
+@git.in_session
 def run(repo: str, *, base: str | None = None, head: str | None = None,
         from_env: bool = False, preset: str | None = None, depth: int | None = None,
         fmt: str = "text", progress: indexer.Progress | None = None) -> Outcome:

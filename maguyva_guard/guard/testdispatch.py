@@ -20,13 +20,12 @@ these, the same limit as every call edge of the graph.
 
 from __future__ import annotations
 
-import builtins
 import posixpath
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
+from maguyva_guard.guard.testbases import dynamic_bases_of
 from maguyva_guard.guard.testpicker import (
     SelectedTest,
     enclosing_test,
@@ -35,10 +34,8 @@ from maguyva_guard.guard.testpicker import (
 )
 from maguyva_guard.guard.testview import TestView
 from maguyva_guard.index.store import Store
-from maguyva_guard.records import CLASS, IMPORT, INHERIT
+from maguyva_guard.records import IMPORT, INHERIT
 
-_BUILTINS: Final = frozenset(dir(builtins))  # `class A(object)`, `class D(dict)`: a class
-_CLASS_BASES: Final = re.compile(r"class\s+\w+\s*\((.*)\)", re.DOTALL)
 MAX_FAMILY: Final = 64  # subclasses followed per class (a larger family keeps every test)
 
 
@@ -78,34 +75,10 @@ def dynamic_bases(view: TestView) -> list[tuple[str, str]]:
     """Classes of test files whose base is a value, not a class name (`class
     BadUnsign(serializer.signer)`, `class Any(type(obj))`): they may subclass any class, so
     they hold every one."""
-    out = []
-    for tf in view.files.values():
-        for d in tf.definitions:
-            m = _CLASS_BASES.match(d.signature) if d.kind == CLASS else None
-            if m is not None and any(_is_value(b) for b in _split(m.group(1))):
-                out.append((tf.path, d.qualified_name))
-    return out
-
-
-def _split(bases: str) -> list[str]:
-    """Top-level comma-separated parts of a class header's bases, keywords dropped."""
-    parts, depth, cur = [], 0, ""
-    for c in bases + ",":
-        depth += (c in "([{") - (c in ")]}")
-        if c == "," and depth == 0:
-            if cur.strip() and "=" not in cur:
-                parts.append(cur.strip())
-            cur = ""
-        else:
-            cur += c
-    return parts
-
-
-def _is_value(base: str) -> bool:
-    """`type(x)` or `obj.attr`; not `Base`, `mod.Base`, `Generic[T]`, `object`."""
-    head = base.split("[", 1)[0].strip()
-    last = head.rsplit(".", 1)[-1]
-    return "(" in head or (last[:1].islower() and last not in _BUILTINS)
+    if view.dynamic is not None:  # kept with the view (testviewstore.py)
+        return list(view.dynamic)
+    return [found for tf in view.files.values()
+            for found in dynamic_bases_of(tf.path, tf.definitions)]
 
 
 def _family(store: Store, cls: str, cls_name: str) -> tuple[set[str], set[str]]:

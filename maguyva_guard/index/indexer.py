@@ -56,7 +56,8 @@ def tree_view(store: Store, rev: str) -> dict[str, git.Entry]:
 
 
 def index_repo(path: str, rebuild: bool = False, progress: Progress | None = None,
-               embed: bool = True) -> IndexStats:
+               embed: bool = True, after: Callable[[Store], None] | None = None
+               ) -> IndexStats:
     """`maguyva-guard index`: open (or rebuild) the repository's index and update it.
 
     `embed=False` (`--defer-embeddings`): the semantic vectors get an update's usual time
@@ -64,15 +65,21 @@ def index_repo(path: str, rebuild: bool = False, progress: Progress | None = Non
     `index` embeds the rest, and searches until then fill what they can in their own budget
     and say that their semantic results are partial. `IndexStats.embedded` tells.
     A complete run leaves the stamp that lets the next one answer "unchanged" without the
-    engine (index/quick.py); its inputs are taken before git is read."""
+    engine (index/quick.py); its inputs are taken before git is read. `after` derives
+    more from a view this run changed, while the lock is held (the tests' view:
+    guard/testview.py, which this stage may not import); an unchanged view imports and
+    reads nothing more."""
     place = quick.locate(path) if embed else None
     taken = quick.inputs(place) if place is not None else None
     with Store.open(path, rebuild=rebuild, exclusive=True) as store:
         quick.forget(store.index_dir)
+        viewed = store.meta_get("view_digest")
         stats = update(store, progress=progress, embed_all=embed)
         from maguyva_guard.index import centrality
 
         centrality.refresh(store)  # so that the first hook run after `index` is warm
+        if after is not None and store.meta_get("view_digest") != viewed:
+            after(store)
         if embed:
             _stamp_on_close(store, place, taken, stats)
             return stats
