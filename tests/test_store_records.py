@@ -47,3 +47,23 @@ def test_records_read_from_the_index_equal_those_init_makes(make_repo):
         assert vars(record) == vars(made)  # every field, none missing, none extra
         assert list(vars(record)) == [f.name for f in dataclasses.fields(cls)]
         assert record == made and hash(record) == hash(made) and repr(record) == repr(made)
+
+
+def test_definition_spans_are_the_definitions_where_and_in_their_order(make_repo):
+    """The text retriever's enclosing symbol reads spans only (store.definition_spans, and
+    the check's shared view derives them from records it already read): the same
+    definitions in definitions_in's order, so ties between equal spans fall as before."""
+    from maguyva_guard.guard.batch import CheckStore
+
+    repo = make_repo(FILES)
+    assert CliRunner().invoke(main, ["index", "--repo", str(repo)]).exit_code == 0
+    with Store.open(repo) as store:
+        for path in FILES:
+            want = [(d.qualified_name, d.kind, d.line_start, d.line_end)
+                    for d in store.definitions_in(path)]
+            assert [tuple(s) for s in store.definition_spans(path)] == want
+            fresh, read = CheckStore(store), CheckStore(store)
+            read.definitions_in(path)  # records read first: the spans come from them
+            assert [tuple(s) for s in fresh.definition_spans(path)] == want
+            assert [tuple(s) for s in read.definition_spans(path)] == want
+        assert store.definition_spans("pkg/mod.py")[0].qualified_name.startswith("pkg.mod")

@@ -35,7 +35,7 @@ from typing import Any
 from maguyva_guard import spec
 from maguyva_guard.index import fulltext
 from maguyva_guard.index.edgestore import EdgeRows
-from maguyva_guard.records import Definition, Reference
+from maguyva_guard.records import Definition, Reference, Span
 from maguyva_guard.search import engine
 
 # Below this many symbols the semantic sweep's numpy import (~0.2 s) costs more than the
@@ -75,6 +75,14 @@ class CheckStore:
 
     def definitions_in(self, path: str) -> list[Definition]:
         return self.definitions(path=path)
+
+    def definition_spans(self, path: str) -> list[Span]:
+        """A path's definition spans: from its records when this check read them, else
+        the store's lighter read (kept as well)."""
+        defs = self._memo.get(("defs", None, None, path, None, None))
+        if defs is not None:
+            return [Span(d.qualified_name, d.kind, d.line_start, d.line_end) for d in defs]
+        return self._cached(("spans", path), lambda: self._store.definition_spans(path))
 
     def references(self, name: str | None = None, path: str | None = None,
                    kinds: Iterable[str] | None = None) -> list[Reference]:

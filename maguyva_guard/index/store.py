@@ -32,7 +32,7 @@ from maguyva_guard.index.schema import (
     index_filename,
 )
 from maguyva_guard.index.writer import StoreWriter
-from maguyva_guard.records import IMPORT, Chunk, Definition, FileSymbols, Reference
+from maguyva_guard.records import IMPORT, Chunk, Definition, FileSymbols, Reference, Span
 
 _DEF_FIELDS = ("d.name, d.qname, d.kind, d.line_start, d.line_end, d.signature, d.doc, "
                "d.parent, d.bases")
@@ -249,6 +249,16 @@ class Store:
 
     def definitions_in(self, path: str) -> list[Definition]:
         return self.definitions(path=path)
+
+    def definition_spans(self, path: str) -> list[Span]:
+        """(qualified name, kind, first line, last line) of a path's definitions, in
+        definitions_in's order (the same statement, fewer columns): what a text hit's
+        enclosing symbol needs, without the signatures and docstrings of full records
+        (a release diff's text hits read a tenth of its callers' search in them)."""
+        sql = ("SELECT f.language, d.qname, d.kind, d.line_start, d.line_end"
+               " FROM defs d JOIN files f ON f.blob_id = d.blob WHERE f.path = ?")
+        return [Span(qualify(module_prefix(path, language), qname), kind, start, end)
+                for language, qname, kind, start, end in self.conn.execute(sql, (path,))]
 
     def references(self, name: str | None = None, path: str | None = None,
                    kinds: Iterable[str] | None = None) -> list[Reference]:
