@@ -55,6 +55,14 @@ class CheckStore:
         self.graph: Any = None  # the check's graph retriever over this view (recorders)
         self._memo: dict[tuple[Any, ...], list[Any]] = {}
         self._texts: dict[str, str] = {}
+        self._files: Any = None
+
+    def files(self) -> Any:
+        """The view, read once: nothing writes while the check asks its symbols (the store
+        asks the index for its view digest at every call: 800 queries for five symbols)."""
+        if self._files is None:
+            self._files = self._store.files()
+        return self._files
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
@@ -111,7 +119,7 @@ class CheckStore:
         one SQLite read), else from git as the store reads it."""
         found = self._texts.get(path)
         if found is None:
-            info = self._store.files().get(path)
+            info = self.files().get(path)
             stored = fulltext.read_texts(self._store.conn, [info.blob]) if info else {}
             found = stored.get(info.blob) if info else None
             if found is None:
