@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Final
+from typing import Final, NamedTuple
 
 # Definition kinds.
 FUNCTION = "function"
@@ -60,6 +60,15 @@ class Definition:
     doc: str = ""  # docstring or leading comment, first paragraph
     parent: str = ""  # qualified name of the enclosing definition, "" at module level
     bases: tuple[str, ...] = ()  # for classes: base classes / implemented interfaces, as written
+
+
+class Span(NamedTuple):
+    """Where a definition is, without the rest of its record (text hits' enclosing symbol)."""
+
+    qualified_name: str
+    kind: str
+    line_start: int
+    line_end: int
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from typing import Any
 from maguyva_guard import spec
 from maguyva_guard.index import fulltext
 from maguyva_guard.index.edgestore import EdgeRows
-from maguyva_guard.records import Definition, Reference
+from maguyva_guard.records import Definition, Reference, Span
 from maguyva_guard.search import engine
 
 # Below this many symbols the semantic sweep's numpy import (~0.2 s) costs more than the
@@ -55,6 +55,14 @@ class CheckStore:
         self.graph: Any = None  # the check's graph retriever over this view (recorders)
         self._memo: dict[tuple[Any, ...], list[Any]] = {}
         self._texts: dict[str, str] = {}
+        self._files: Any = None
+
+    def files(self) -> Any:
+        """The view, read once: nothing writes while the check asks its symbols (the store
+        asks the index for its view digest at every call: 800 queries for five symbols)."""
+        if self._files is None:
+            self._files = self._store.files()
+        return self._files
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
@@ -75,6 +83,14 @@ class CheckStore:
 
     def definitions_in(self, path: str) -> list[Definition]:
         return self.definitions(path=path)
+
+    def definition_spans(self, path: str) -> list[Span]:
+        """A path's definition spans: from its records when this check read them, else
+        the store's lighter read (kept as well)."""
+        defs = self._memo.get(("defs", None, None, path, None, None))
+        if defs is not None:
+            return [Span(d.qualified_name, d.kind, d.line_start, d.line_end) for d in defs]
+        return self._cached(("spans", path), lambda: self._store.definition_spans(path))
 
     def references(self, name: str | None = None, path: str | None = None,
                    kinds: Iterable[str] | None = None) -> list[Reference]:
@@ -103,7 +119,7 @@ class CheckStore:
         one SQLite read), else from git as the store reads it."""
         found = self._texts.get(path)
         if found is None:
-            info = self._store.files().get(path)
+            info = self.files().get(path)
             stored = fulltext.read_texts(self._store.conn, [info.blob]) if info else {}
             found = stored.get(info.blob) if info else None
             if found is None:

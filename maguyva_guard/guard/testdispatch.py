@@ -168,11 +168,14 @@ class DispatchGate:
         """The test modules `path` imports (directly): the test classes it may subclass."""
         found = self._imports.get(path)
         if found is None:
-            tf = self.view.files[path]
+            # A name imports `t` when it is `t` or a dotted prefix of it: one set of those
+            # prefixes instead of every name against every import (470,000 comparisons
+            # for 23 paths on Django's 5.2.7 -> 5.2.8 release diff).
+            heads = {t[:i] for t in self.view.files[path].imports
+                     for i in (len(t), *(j for j, c in enumerate(t) if c == "."))}
             found = self._imports[path] = frozenset(
                 other for other in self.view.test_modules() if other != path
-                and any(t == n or t.startswith(n + ".") for n in
-                        self.view.import_names.get(other, ()) for t in tf.imports))
+                and not heads.isdisjoint(self.view.import_names.get(other, ())))
         return found
 
     def _names_it(self, test: SelectedTest, scopes: frozenset[str]) -> bool:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -68,6 +68,19 @@ class Picker:
             return True  # what `add` would keep, without building the record (a lost trail
             # selects its hundreds of importers again for each caller in the same file)
         return self.add(SelectedTest(path, path, "", chain, reason))
+
+    def files(self, paths: Iterable[str], tail: tuple[str, ...], reason: str) -> bool:
+        """`file(path, (path, *tail), reason)` for every one of `paths`; whether any of them
+        was taken. The chain is built only for a file not yet picked with one as short: a
+        lost trail meets each of its hundreds of importers again for every caller in the
+        same file (417,000 calls on Django's 5.2.7 -> 5.2.8 release diff)."""
+        picked, length, taken = self.picked, len(tail) + 1, False
+        for path in paths:
+            prev = picked.get(path)
+            if (prev is not None and length >= len(prev.chain)) or \
+                    self.add(SelectedTest(path, path, "", (path, *tail), reason)):
+                taken = True
+        return taken
 
     def everything(self, reason: str) -> None:
         self.run_all = True

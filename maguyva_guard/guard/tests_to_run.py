@@ -185,7 +185,7 @@ def _caller(p: Picker, a: Affected, depth: int) -> bool:
             # Module level calls it on import or wraps it (a table, an alias, a decorator
             # made on import): whatever imports that module, through any module, runs it.
             # (said only where a test module took it: none may hold the chain's receivers)
-            if [path for path in p.reach(a.path) if p.file(path, (path, *chain), reason)]:
+            if p.files(p.reach(a.path), chain, reason):
                 p.say(reason)
         return False
     if a.symbol == MODULE and tf.is_conftest:
@@ -217,9 +217,8 @@ def _caller(p: Picker, a: Affected, depth: int) -> bool:
     if tests is None:
         p.file(a.path, chain, f"reached through {why}: the whole file runs")
         if on_import:  # it runs wherever the test module is imported too
-            for path in p.reach(a.path):
-                p.file(path, (path, *chain), f"imports {a.path}, whose module-level code "
-                       "runs the change on import: the whole file runs")
+            p.files(p.reach(a.path), chain, f"imports {a.path}, whose module-level code "
+                    "runs the change on import: the whole file runs")
         return True
     for local in tests:  # (module-level code fails every test of the file: never narrowed)
         t = node(tf, local, (f"{tf.prefix}.{local}" if tf.prefix else local, *chain))
@@ -393,8 +392,8 @@ def _unfollowed(p: Picker, left: Sequence[Affected], bound: int) -> None:
     for a in left:
         who = f"module-level code of {a.path}" if a.symbol == MODULE else a.symbol
         reason = f"{who} was left unfollowed at the walk's bound: the tests importing it run"
-        for path in (a.path,) if a.path in p.view.files else p.reach(a.path):
-            p.file(path, (path, a.symbol, *reversed(a.via)), reason)
+        p.files((a.path,) if a.path in p.view.files else p.reach(a.path),
+                (a.symbol, *reversed(a.via)), reason)
 
 
 def _unanalysed(p: Picker, changed_paths: Sequence[str], report: ImpactReport) -> None:

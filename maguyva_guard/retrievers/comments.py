@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 
@@ -101,21 +102,41 @@ class CommentMap:
 
 
 def _marker_outside_quotes(prefix: str, markers: tuple[str, ...]) -> bool:
-    quote = ""
-    i = 0
-    while i < len(prefix):
-        ch = prefix[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "\"'`":
-            quote = ch
-        elif prefix.startswith(markers, i):
-            return True
-        i += 1
-    return False
+    """Whether a comment marker starts outside quotes in `prefix` (a backslash escapes the
+    next character inside quotes). Jumps from quote to marker to closing quote with
+    patterns rather than walking every character in Python: a match on a minified line
+    (100,000 characters of a JavaScript bundle) cost 50 ms a match."""
+    outside = _outside_pattern(markers)
+    at = 0
+    while True:
+        m = outside.search(prefix, at)
+        if m is None:
+            return False
+        quote = m.group()
+        if len(quote) != 1 or quote not in _QUOTES:
+            return True  # a marker, before any quote opens
+        at = m.end()
+        while True:  # to the closing quote, past escaped characters
+            close = _INSIDE[quote].search(prefix, at)
+            if close is None:
+                return False  # never closed: nothing after it is outside quotes
+            at = close.end() + (1 if close.group() == "\\" else 0)
+            if close.group() == quote:
+                break
+
+
+_QUOTES: Final = "\"'`"
+# Inside a quote: the next backslash (it escapes one character) or the closing quote.
+_INSIDE: Final = {q: re.compile(r"\\|" + re.escape(q)) for q in _QUOTES}
+
+
+@lru_cache(maxsize=64)
+def _outside_pattern(markers: tuple[str, ...]) -> re.Pattern[str]:
+    """A quote (tried first, as the scan did) or the start of a marker."""
+    escaped = [re.escape(m) for m in markers if m]
+    empty = "|" if "" in markers else ""  # an empty marker starts everywhere
+    return re.compile("[" + re.escape(_QUOTES) + "]" + "".join("|" + e for e in escaped)
+                      + empty)
 
 
 def _docstring_spans(text: str) -> list[tuple[int, int]]:

@@ -537,8 +537,9 @@ class GraphRetriever:
 
 def _accessor(target: Definition) -> str:
     """"setter" or "deleter" for a Python property's `@name.setter` / `@name.deleter`."""
-    if not target.parent or language_for(target.path) != "python":
-        return ""
+    if not target.parent or language_for(target.path) != "python" or \
+            ".setter" not in target.signature and ".deleter" not in target.signature:
+        return ""  # (the plain test first: a pattern per name thrashed re's cache)
     m = re.search(rf"@\s*{re.escape(target.name)}\.(setter|deleter)\b", target.signature)
     return m.group(1) if m else ""
 

@@ -29,7 +29,7 @@ from typing import Any, Final, Protocol
 from maguyva_guard import spec
 from maguyva_guard.extract import classify
 from maguyva_guard.index.fulltext import candidate_blobs, check_fts5, read_texts
-from maguyva_guard.records import MODULE_SYMBOL, Definition, Hit
+from maguyva_guard.records import MODULE_SYMBOL, Definition, Hit, Span
 from maguyva_guard.retrievers import pasted
 from maguyva_guard.retrievers.base import SearchRequest
 from maguyva_guard.retrievers.comments import CommentMap, CommentStyle, style_for
@@ -303,17 +303,25 @@ class _Symbols:
 
     def __init__(self, store: TextStore) -> None:
         self._store = store
-        self._owners: dict[str, tuple[list[Definition], list[int]]] = {}
+        self._owners: dict[str, tuple[list[Span], list[int]]] = {}
 
     def enclosing(self, path: str, line: int) -> tuple[str, str]:
         if path not in self._owners:
-            self._owners[path] = _paint(self._store.definitions_in(path))
+            self._owners[path] = _paint(self._spans(path))
         defs, owner = self._owners[path]
         i = owner[line] if 0 <= line < len(owner) else -1
         return (defs[i].qualified_name, defs[i].kind) if i >= 0 else (MODULE_SYMBOL, "")
 
+    def _spans(self, path: str) -> list[Span]:
+        """Where the path's definitions are: the store's light read when it has one."""
+        spans = getattr(self._store, "definition_spans", None)
+        if spans is not None:
+            return spans(path)  # type: ignore[no-any-return]
+        return [Span(d.qualified_name, d.kind, d.line_start, d.line_end)
+                for d in self._store.definitions_in(path)]
 
-def _paint(defs: list[Definition]) -> tuple[list[Definition], list[int]]:
+
+def _paint(defs: list[Span]) -> tuple[list[Span], list[int]]:
     ordered = sorted(defs, key=lambda d: (d.line_start - d.line_end, -d.line_start))
     owner = [-1] * (max((d.line_end for d in ordered), default=0) + 1)
     for i, d in enumerate(ordered):

@@ -47,8 +47,19 @@ class TextReferences:
         return TextRetriever(self.store)
 
     def lines_referring(self, path: str, name: str) -> set[int]:
-        """The lines of `path` where the index already has a reference to `name`."""
-        return {r.line for r in self.store.references(name=name, path=path)}
+        """The lines of `path` where the index already has a reference to `name`: from the
+        name's references, read once for all paths (the graph reads them anyway), not one
+        query per hit file (a 50-symbol Django check asked 981)."""
+        by_path = self._referring.get(name)
+        if by_path is None:
+            by_path = self._referring[name] = {}
+            for r in self.store.references(name=name):
+                by_path.setdefault(r.path, set()).add(r.line)
+        return set(by_path.get(path, ()))
+
+    @cached_property
+    def _referring(self) -> dict[str, dict[str, set[int]]]:
+        return {}
 
     def attribute_uses(self, target: Definition) -> Iterator[Reference]:
         """`obj.name` without a call, which the index does not keep everywhere (a property
