@@ -161,3 +161,42 @@ def test_a_call_returning_an_instance_over_several_lines_conforms(make_repo) -> 
     line = WRAP.splitlines().index("    wrap(subscriber, (value: T) => {") + 1
     found = {k: v for k, v in _conforming(report).items() if k[0] == "wrap.ts"}
     assert found == {("wrap.ts", line): ("wrap.wraps", "conforms")}
+
+
+OTHER = """import { Observer } from './Subscriber';
+
+export class Other<T> {
+  subscribe(observer: Observer<T>): void {
+    console.log(observer);
+  }
+}
+"""
+EXACT = """import { Subscriber } from './Subscriber';
+
+export class Exact<T> {
+  subscribe(subscriber: Subscriber<T>): void {
+    console.log(subscriber);
+  }
+}
+"""
+PIPED = """import { Subscriber } from './Subscriber';
+
+export function piped<T>(subscriber: Subscriber<T>, make: () => any): void {
+  make()(1).subscribe(subscriber);
+}
+"""
+
+
+def test_an_untyped_receiver_conforms_where_every_method_of_the_name_rejects(
+        make_repo) -> None:
+    """rxjs's `concatAll()(from(...)).subscribe(subscriber)`: the receiver's type is not in
+    the text, so `subscribe` is any method of that name (Source's and Other's); both expect
+    an Observer, so the site conforms. Where one method of the name takes the class itself
+    (Exact), the instance may go there as it is: nothing."""
+    files = {**FILES, "Other.ts": OTHER, "piped.ts": PIPED}
+    report = checked(make_repo, files, "Subscriber.ts", *NEXT)
+    line = PIPED.splitlines().index("  make()(1).subscribe(subscriber);") + 1
+    found = {k: v for k, v in _conforming(report).items() if k[0] == "piped.ts"}
+    assert found == {("piped.ts", line): ("piped.piped", "conforms")}
+    report = checked(make_repo, {**files, "Exact.ts": EXACT}, "Subscriber.ts", *NEXT)
+    assert {k for k in _conforming(report) if k[0] == "piped.ts"} == set()

@@ -151,10 +151,16 @@ def _instance(r: ResolverAPI, known: dict[tuple[str, str, str], bool], path: str
 
 def _argument_check(r: ResolverAPI, ref: Reference, index: int, new: bool,
                     target: Definition, memo: Verdicts) -> Check:
-    """Whether every overload of the function `ref` calls rejects its `index`th argument."""
+    """Whether every overload of the function `ref` calls rejects its `index`th argument.
+    A method called on a receiver the text does not type (`concatAll()(src).subscribe(
+    subscriber)`, `groupSubject.subscribe(groupSubscriber)`) stands for every method of
+    its name in the project: each of them must reject it. (An `any` receiver, which tsc
+    lets through, is listed too: there the foreign object calls the changed method.)"""
     def check(where: str) -> bool:
         res = r.resolve(ref)
-        if res.confidence in ("", AMBIGUOUS) or not res.definitions:
+        if not res.confidence or not res.definitions:
+            return False
+        if res.confidence == AMBIGUOUS and not all(d.kind == METHOD for d in res.definitions):
             return False
         return all(_callee_rejects(r, d, index, new, target, memo) for d in res.definitions)
     return check
