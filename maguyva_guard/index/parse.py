@@ -207,7 +207,7 @@ def parse_one(job: Job) -> tuple[int, BlobRows | None]:
 
     blob_id, data, language = job
     try:
-        rows = symbol_rows(blob_id, symbols.extract(data, language))
+        rows = symbol_rows(blob_id, symbols.extract_fields(data, language))
     except Exception:  # noqa: BLE001 - one file a grammar chokes on must not stop the index
         return blob_id, None
     if _embedding is not None and rows.chunks:
