@@ -42,7 +42,7 @@ FLOAT32_EXACT: Final = 2**24  # float32 holds every integer below this exactly
 # The feature -> packed sign row cache is dropped past this size (memory stays ~20 MB).
 CACHE_LIMIT: Final = 200_000
 MIN_CAPACITY: Final = 4096  # rows of the first packed-row buffer
-RUN_CACHE_LIMIT: Final = 100_000  # memoised runs of `words` (then all dropped: ~15 MB)
+RUN_CACHE_LIMIT: Final = 50_000  # memoised runs of `words` (~210 B each), then all dropped
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 # The header is the first line that opens a definition, looked for in the first HEADER_LINES
