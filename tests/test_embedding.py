@@ -101,6 +101,28 @@ def test_features_split_identifiers_and_weigh_the_header() -> None:
     assert counts["path"] == 2 and "confi file" in header and "cache" not in header
 
 
+def _words_by_the_regex(text: str) -> list[str]:
+    """The definition `words` is a faster form of: the subtoken regex over the whole text."""
+    return [w[: hashembed.STEM_CHARS] for w in map(str.lower, hashembed._WORD.findall(text))
+            if len(w) > 1 and w not in hashembed._STOP]
+
+
+def test_words_are_the_subtoken_regex_over_the_whole_text() -> None:
+    """`words` cuts the text into runs of ASCII letters and digits and memoises each run's
+    stems: the same subtokens as the regex over the text, at runs' edges, around non-ASCII
+    letters, lone surrogates and digits, and after its memo is dropped."""
+    alphabet = ["HTTPServer", "parseURL2Html", "été", "naïveSet", "\udcff", "_", " ", "\n",
+                "x", "ABCdef", "42", "self", "the", "Ω", "getX", "a1b2", ".", "ß", "İ", "K"]
+    rng = random.Random(7)
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 30)))
+             for _ in range(2000)]
+    for text in texts:
+        assert hashembed.words(text) == _words_by_the_regex(text), text
+    hashembed._STEMS.clear()
+    assert [hashembed.words(t) for t in texts[:50]] == [_words_by_the_regex(t)
+                                                         for t in texts[:50]]
+
+
 # --- choosing a backend --------------------------------------------------------------------
 
 def test_default_is_embedded_and_says_nothing(capsys) -> None:

@@ -12,9 +12,13 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from maguyva_guard.index.schema import BASES_SEP, RECORD_INDEXES, FileInfo
 from maguyva_guard.records import FileSymbols
+
+if TYPE_CHECKING:  # not imported at run time: it loads tree-sitter, which a hook may not need
+    from maguyva_guard.extract.symbols import Extracted
 
 Row = tuple[object, ...]
 
@@ -41,12 +45,19 @@ class BlobRecord:
     symbols: FileSymbols | None = None
 
 
-def symbol_rows(blob_id: int, symbols: FileSymbols) -> BlobRows:
+def symbol_rows(blob_id: int, symbols: FileSymbols | Extracted) -> BlobRows:
+    """The rows of one file's records; from `symbols.extract_fields` (what parse workers
+    call), each reference is its fields already."""
+    refs: list[Row]
+    if isinstance(symbols, FileSymbols):
+        refs = [(blob_id, r.name, r.kind, r.line, r.scope, r.receiver, r.target, r.alias)
+                for r in symbols.references]
+    else:
+        refs = [(blob_id, *fields) for fields in symbols.references]
     return BlobRows(
         [(blob_id, d.name, d.qualified_name, d.kind, d.line_start, d.line_end, d.signature,
           d.doc, d.parent, BASES_SEP.join(d.bases)) for d in symbols.definitions],
-        [(blob_id, r.name, r.kind, r.line, r.scope, r.receiver, r.target, r.alias)
-         for r in symbols.references],
+        refs,
         [(blob_id, c.symbol, c.line_start, c.line_end, content_hash(c.text), c.text)
          for c in symbols.chunks],
         symbols.parse_errors,
