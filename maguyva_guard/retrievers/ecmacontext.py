@@ -151,15 +151,16 @@ def _strip_type_arguments(head: str) -> str:
     return head
 
 
-def split_top(text: str) -> list[str]:
-    """`text` split at the commas outside brackets and type arguments."""
+def split_top(text: str, separator: str = ",") -> list[str]:
+    """`text` split at the `separator`s (commas; `|` for a union's arms) outside brackets
+    and type arguments (an arrow's `=>` closes none); empty parts dropped."""
     parts, depth, start = [], 0, 0
     for i, c in enumerate(text):
         if c in "([{<":
             depth += 1
         elif c in ")]}>" and not (c == ">" and text[i - 1 : i] == "="):
             depth -= 1
-        elif c == "," and depth == 0:
+        elif c == separator and depth == 0:
             parts.append(text[start:i])
             start = i + 1
     parts.append(text[start:])

@@ -17,6 +17,7 @@ import re
 from typing import Final
 
 from maguyva_guard.records import Definition
+from maguyva_guard.retrievers.ecmacontext import split_top
 from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, Entity, ResolverAPI
 
 _IDENT: Final = r"[A-Za-z_$][\w$]*"
@@ -75,19 +76,8 @@ def _arm(r: ResolverAPI, path: str, scope: str, arm: str, target: Definition,
 def _arms(written: str) -> list[str]:
     """The arms of a union type (`A | (() => void) | null`), parentheses around one arm
     removed."""
-    out, depth, start = [], 0, 0
-    text = written.strip().lstrip("|").strip()
-    for i, c in enumerate(text):
-        if c in "([{<":
-            depth += 1
-        elif c in ")]}>" and not (c == ">" and text[i - 1 : i] == "="):
-            depth -= 1
-        elif c == "|" and depth == 0:
-            out.append(text[start:i])
-            start = i + 1
-    out.append(text[start:])
     arms = []
-    for arm in (a.strip() for a in out):
+    for arm in (a.strip() for a in split_top(written.strip().lstrip("|").strip(), "|")):
         while arm.startswith("(") and arm.endswith(")") and "=>" not in _outside(arm[1:-1]):
             arm = arm[1:-1].strip()
         arms.append(arm)

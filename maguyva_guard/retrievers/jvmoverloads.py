@@ -28,7 +28,7 @@ from typing import Final
 
 from maguyva_guard.records import Definition, Reference
 from maguyva_guard.retrievers import overloads
-from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, ResolverAPI
+from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, ResolverAPI, closing_bracket
 
 TypeOf = Callable[[str], "str | None"]  # an argument's text -> its static type, or None
 IsSubtype = Callable[[str, str], "bool | None"]  # (class, maybe its base) -> known answer
@@ -183,15 +183,8 @@ def fits_sibling_only(target: Definition, siblings: list[Definition], args: list
 
 
 def _inside(text: str, at: int) -> str:
-    depth = 0
-    for i in range(at, len(text)):
-        if text[i] in "([{":
-            depth += 1
-        elif text[i] in ")]}":
-            depth -= 1
-            if depth == 0:
-                return text[at + 1 : i]
-    return text[at + 1 :]
+    end = closing_bracket(text, at)
+    return text[at + 1 : end] if end >= 0 else text[at + 1 :]
 
 
 def _split(text: str) -> list[str]:
