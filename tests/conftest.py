@@ -12,6 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from maguyva_guard.cli import main
+from maguyva_guard.index import indexer
+from maguyva_guard.index.store import Store
+from maguyva_guard.records import Hit
+from maguyva_guard.retrievers.base import SearchRequest
+from maguyva_guard.retrievers.graph import GraphRetriever
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",
@@ -131,6 +136,19 @@ def checked(make_repo: Callable[..., Path], files: dict[str, str], path: str, ol
     repo = make_repo(files)
     edit(repo, path, old, new)
     return check_json(repo, "--depth", "1")
+
+
+def graph_hits(repo: Path, qualified_name: str, path: str | None = None) -> list[Hit]:
+    """Index `repo` and ask the graph retriever who refers to the one definition named
+    `qualified_name` (in `path`, when given): the resolution tests' question without the
+    CLI's fusion and ranking."""
+    with Store.open(repo) as store:
+        indexer.update(store)
+        targets = [d for d in store.definitions(qualified_name=qualified_name)
+                   if path in (None, d.path)]
+        assert len(targets) == 1, sorted(d.qualified_name for d in store.definitions())
+        return list(GraphRetriever(store).search(
+            SearchRequest(query="", intent="find_references", target=targets[0], limit=0)))
 
 
 def direct_confidences(report: dict) -> dict[tuple[str, int], str]:

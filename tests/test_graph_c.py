@@ -3,11 +3,9 @@ kept apart, namespaces, `using namespace`, methods through declared types and ba
 
 from __future__ import annotations
 
-from maguyva_guard.index import indexer
-from maguyva_guard.index.store import Store
+from conftest import graph_hits
+
 from maguyva_guard.records import AMBIGUOUS
-from maguyva_guard.retrievers.base import SearchRequest
-from maguyva_guard.retrievers.graph import GraphRetriever
 
 C_FILES = {
     "include/util.h": "#ifndef UTIL_H\n#define UTIL_H\nint util_add(int a, int b);\n#endif\n",
@@ -71,12 +69,7 @@ CPP_FILES = {
 
 
 def _callers(repo, qualified_name: str, path: str) -> dict[str, str]:
-    with Store.open(repo) as store:
-        indexer.update(store)
-        (target,) = [d for d in store.definitions(qualified_name=qualified_name)
-                     if d.path == path]
-        hits = GraphRetriever(store).search(
-            SearchRequest(query="", intent="find_references", target=target, limit=0))
+    hits = graph_hits(repo, qualified_name, path)
     return {f"{h.path}:{h.symbol}": h.confidence for h in hits}
 
 

@@ -4,6 +4,7 @@ packages resolved the way each language does, same-named definitions kept apart.
 from __future__ import annotations
 
 import pytest
+from conftest import graph_hits
 
 from maguyva_guard.index import indexer
 from maguyva_guard.index.store import Store
@@ -120,13 +121,7 @@ CASES = {
 def test_callers_resolve_across_files(make_repo, language):
     files, target_qn, expected, not_expected = CASES[language]
     repo = make_repo(files)
-    with Store.open(repo) as store:
-        indexer.update(store)
-        targets = store.definitions(qualified_name=target_qn)
-        assert len(targets) == 1, [d.qualified_name for d in store.definitions()]
-        hits = GraphRetriever(store).search(
-            SearchRequest(query="", intent="find_references", target=targets[0], limit=0)
-        )
+    hits = graph_hits(repo, target_qn)
     found = {h.symbol: h.confidence for h in hits}
     assert expected <= set(found), found
     assert not (not_expected & set(found)), found

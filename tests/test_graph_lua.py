@@ -8,12 +8,9 @@ constructor that returns one (`M.new`). A receiver of unknown type, or a global 
 from __future__ import annotations
 
 import pytest
+from conftest import graph_hits
 
-from maguyva_guard.index import indexer
-from maguyva_guard.index.store import Store
 from maguyva_guard.records import AMBIGUOUS, EXACT
-from maguyva_guard.retrievers.base import SearchRequest
-from maguyva_guard.retrievers.graph import GraphRetriever
 
 LUA = {
     "shop/cart.lua": (
@@ -99,13 +96,7 @@ CASES = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_lua_callers(make_repo, case):
     (path, qualified), exact, absent, ambiguous = CASES[case]
-    repo = make_repo(LUA)
-    with Store.open(repo) as store:
-        indexer.update(store)
-        (target,) = [d for d in store.definitions(qualified_name=qualified) if d.path == path]
-        hits = GraphRetriever(store).search(
-            SearchRequest(query="", intent="find_references", target=target, limit=0)
-        )
+    hits = graph_hits(make_repo(LUA), qualified, path)
     found = {h.symbol: h.confidence for h in hits}
     assert exact <= set(found), found
     assert all(found[s] in (EXACT, "probable") for s in exact), found

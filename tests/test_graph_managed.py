@@ -5,12 +5,9 @@ methods, members spread over files (partial classes, extensions, extension funct
 from __future__ import annotations
 
 import pytest
+from conftest import graph_hits
 
-from maguyva_guard.index import indexer
-from maguyva_guard.index.store import Store
 from maguyva_guard.records import AMBIGUOUS
-from maguyva_guard.retrievers.base import SearchRequest
-from maguyva_guard.retrievers.graph import GraphRetriever
 
 # language -> (files, target qualified name, sure callers, not callers)
 CASES = {
@@ -131,13 +128,7 @@ CASES = {
 
 
 def _callers(repo, qualified_name: str) -> dict[str, str]:
-    with Store.open(repo) as store:
-        indexer.update(store)
-        targets = store.definitions(qualified_name=qualified_name)
-        assert len(targets) == 1, sorted(d.qualified_name for d in store.definitions())
-        hits = GraphRetriever(store).search(
-            SearchRequest(query="", intent="find_references", target=targets[0], limit=0)
-        )
+    hits = graph_hits(repo, qualified_name)
     return {h.symbol: h.confidence for h in hits}
 
 

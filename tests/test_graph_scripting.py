@@ -8,12 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import graph_hits
 
-from maguyva_guard.index import indexer
-from maguyva_guard.index.store import Store
 from maguyva_guard.records import AMBIGUOUS, EXACT
-from maguyva_guard.retrievers.base import SearchRequest
-from maguyva_guard.retrievers.graph import GraphRetriever
 
 RUBY = {
     "lib/shop/cart.rb": (
@@ -139,13 +136,7 @@ CASES = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_script_callers(make_repo, case):
     files, (path, qualified), exact, absent, ambiguous = CASES[case]
-    repo = make_repo(files)
-    with Store.open(repo) as store:
-        indexer.update(store)
-        (target,) = [d for d in store.definitions(qualified_name=qualified) if d.path == path]
-        hits = GraphRetriever(store).search(
-            SearchRequest(query="", intent="find_references", target=target, limit=0)
-        )
+    hits = graph_hits(make_repo(files), qualified, path)
     found = {h.symbol: h.confidence for h in hits}
     assert exact <= set(found), found
     assert all(found[s] == EXACT for s in exact), found
