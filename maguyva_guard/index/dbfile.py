@@ -38,11 +38,12 @@ CORRUPTION_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 _lock_wait = LOCK_WAIT_SECONDS  # this process's wait; a git hook waits less (wait_at_most)
 
 
-def wait_at_most(seconds: float) -> None:
+def wait_at_most(seconds: float) -> float:
     """Wait at most `seconds` for the index lock in this process (a hook: a few seconds, so
-    that a suspended run does not hold every commit)."""
+    that a suspended run does not hold every commit); returns the previous limit."""
     global _lock_wait
-    _lock_wait = seconds
+    previous, _lock_wait = _lock_wait, seconds
+    return previous
 
 
 class IndexLock:
