@@ -24,7 +24,7 @@ from typing import Any
 
 from maguyva_guard.index import dbfile
 
-LOCK_NAME = "background.lock"  # held by the job that is computing (one at a time)
+LOCK_NAME = dbfile.JOB_LOCK_NAME  # held by the job that is computing (one at a time)
 LOG_NAME = "background.log"  # the job's stderr (a warning, a failure), kept for inspection
 WAIT_SECONDS = 3600.0  # how long a job waits for the writer lock or for another job
 SAVE_SECONDS = 10.0  # vectors are merged into the file at least this often
@@ -99,7 +99,9 @@ def _vectors(store: Any) -> tuple[int, bool]:
     digest = store.meta_get("view_digest")
     view = embeddings.current_view(store, places=False)
     _, known = embeddings.load(path, backend.dimension)
-    missing = [k for k in view.places if k not in known]
+    # In key order: the file's rows, hence the order of equally distant search hits, are
+    # then the same whichever parse worker finished first (not so for the workers' vectors).
+    missing = sorted(k for k in view.places if k not in known)
     done, keys, pieces, saved = 0, [], [], time.monotonic()
     for start in range(0, len(missing), embeddings.BATCH):
         batch = missing[start : start + embeddings.BATCH]
