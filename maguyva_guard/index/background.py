@@ -20,9 +20,12 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from maguyva_guard.index import dbfile
+
+if TYPE_CHECKING:
+    from maguyva_guard.index.store import Store
 
 LOCK_NAME = dbfile.JOB_LOCK_NAME  # held by the job that is computing (one at a time)
 LOG_NAME = "background.log"  # the job's stderr (a warning, a failure), kept for inspection
@@ -55,11 +58,11 @@ def spawn(root: Path, index_dir: Path) -> int | None:
 def finish(path: str) -> Finished:
     """`maguyva-guard index --vectors`: store the centralities and the vectors the current
     view lacks (after any job already at it has finished)."""
-    from maguyva_guard.index.store import Store
+    from maguyva_guard.index.store import Store as Opened
 
     previous = dbfile.wait_at_most(WAIT_SECONDS)
     try:
-        with Store.open(path) as store, dbfile.IndexLock(store.index_dir / LOCK_NAME,
+        with Opened.open(path) as store, dbfile.IndexLock(store.index_dir / LOCK_NAME,
                                                          WAIT_SECONDS):
             ranked = _centrality(store)
             embedded, complete = _vectors(store)
@@ -68,7 +71,7 @@ def finish(path: str) -> Finished:
     return Finished(embedded, ranked, complete)
 
 
-def _centrality(store: Any) -> bool:
+def _centrality(store: Store) -> bool:
     from maguyva_guard.index import centrality
 
     with store.lock():
@@ -82,7 +85,7 @@ def _centrality(store: Any) -> bool:
     return True
 
 
-def _vectors(store: Any) -> tuple[int, bool]:
+def _vectors(store: Store) -> tuple[int, bool]:
     """Embed every chunk of the view the vectors file lacks, outside the writer lock;
     merge into the file under it every SAVE_SECONDS and at the end."""
     from maguyva_guard.embed import backend as embedding
@@ -102,7 +105,9 @@ def _vectors(store: Any) -> tuple[int, bool]:
     # In key order: the file's rows, hence the order of equally distant search hits, are
     # then the same whichever parse worker finished first (not so for the workers' vectors).
     missing = sorted(k for k in view.places if k not in known)
-    done, keys, pieces, saved = 0, [], [], time.monotonic()
+    keys: list[bytes] = []
+    pieces: list[Any] = []
+    done, saved = 0, time.monotonic()
     for start in range(0, len(missing), embeddings.BATCH):
         batch = missing[start : start + embeddings.BATCH]
         pieces.append(backend.embed(view.texts_of(store, batch), embedding.DOCUMENT))
@@ -115,12 +120,12 @@ def _vectors(store: Any) -> tuple[int, bool]:
         now = embeddings.current_view(store, places=False)
         embeddings.mark_complete(store, path, now, backend.dimension)
         complete = embeddings.is_complete(store, path)
-        if complete and digest == store.meta_get("view_digest"):
+        if complete and digest and digest == store.meta_get("view_digest"):
             store.meta_set("embedded_view", digest)
     return done, complete
 
 
-def _merge(store: Any, path: Path, dimension: int, keys: list[bytes], pieces: list[Any]
+def _merge(store: Store, path: Path, dimension: int, keys: list[bytes], pieces: list[Any]
            ) -> int:
     """Add these vectors to the file, keeping what it holds now (a check may have embedded
     and saved some meanwhile); returns how many were added."""
