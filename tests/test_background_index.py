@@ -89,5 +89,8 @@ def test_the_background_job_stores_what_a_build_that_waits_stores(make_repo):
     vectors, ranks = vectors_and_centrality(background)
     assert len(vectors) > blobparse.PARALLEL_MIN_BLOBS < len(ranks)
     assert (vectors, ranks) == vectors_and_centrality(waited)
+    # Rows in key order, whatever order the workers finished in: equally distant semantic
+    # hits then come back in the same order from any build.
+    assert list(vectors) == sorted(vectors)
     again = index(background)  # the view is embedded: nothing is left to the background
     assert NOTE not in again.stderr and "deferred" not in again.stderr
