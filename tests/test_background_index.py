@@ -12,11 +12,11 @@ import sqlite3
 from pathlib import Path
 
 from click.testing import CliRunner, Result
+from conftest import CALLED_CONFIG, callers, check, edit
 
 from maguyva_guard.cli import main
 from maguyva_guard.embed import backend as embedding
 from maguyva_guard.index import parse as blobparse
-from tests.conftest import CALLED_CONFIG, callers, check, edit
 
 # Enough new blobs for the parse workers, hence for the background job.
 FILES = {**CALLED_CONFIG, **{f"pkg/m{i}.py": f"def scale_{i}(value):\n    return value * {i}\n"
