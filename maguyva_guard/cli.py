@@ -182,22 +182,48 @@ class _TtyProgress:
 @click.option("--defer-embeddings", is_flag=True,
               help="Leave most semantic vectors to the next `index` (a cold build ~40% "
                    "cheaper); semantic results say they are partial until then.")
+@click.option("--embed-now", is_flag=True,
+              help="Compute the semantic vectors and centralities of a cold build before "
+                   "returning, instead of in a background process.")
+@click.option("--vectors", "vectors_only", is_flag=True,
+              help="Only compute the vectors and centralities the index lacks (what a "
+                   "cold build starts in the background), waiting for a run already at it.")
 @fatal_to_usage
-def index(repo: str, rebuild: bool, defer_embeddings: bool) -> None:
+def index(repo: str, rebuild: bool, defer_embeddings: bool, embed_now: bool,
+          vectors_only: bool) -> None:
     """Build or update the index (check and query do it by themselves)."""
     from maguyva_guard.index import indexer, quick
 
+    if vectors_only:
+        _finish_vectors(repo)
+        return
     s = indexer.index_repo(repo, rebuild=rebuild, progress=_TtyProgress("parsing"),
-                           embed=not defer_embeddings, after=_keep_test_view)
+                           embed=not defer_embeddings, after=_keep_test_view,
+                           background=not (embed_now or defer_embeddings))
     if s.parsed:  # new files may mean new paths: the module names the checks will read
         from maguyva_guard.retrievers import resolve
 
         resolve.keep_module_names(repo)
     counts = quick.Counts(s.files, s.symbols, s.references)
     click.echo(quick.summary(counts, s.parsed, s.seconds), err=True)
-    if not s.embedded:
+    if s.later:
+        where = f"in the background (process {s.background})" if s.background else \
+            "left undone (no background process could start)"
+        click.echo(f"semantic vectors and centralities: {where}; until they are stored"
+                   " semantic results say they are partial (`maguyva-guard index --vectors`"
+                   " computes them, or waits for the process at it)", err=True)
+    elif not s.embedded:
         click.echo("semantic vectors deferred: run `maguyva-guard index` again to embed the "
                    "rest (until then semantic results say they are partial)", err=True)
+
+
+def _finish_vectors(repo: str) -> None:
+    from maguyva_guard.index import background
+
+    done = background.finish(repo)
+    state = "complete" if done.complete else "incomplete"
+    click.echo(f"semantic vectors {state} ({done.embedded:,} embedded now)"
+               f"{'; centralities stored' if done.ranked else ''}", err=True)
 
 
 def _keep_test_view(store: Any) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 from collections.abc import Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -66,23 +67,43 @@ def refresh(store: Store, force: bool = False) -> int:
     """Recompute and store centralities if the view drifted; returns the node count."""
     if not force and not needs_refresh(store):
         return 0
+    return save(store, compute(store))
+
+
+@dataclass(frozen=True)
+class Ranks:
+    """Centralities computed for one view, not stored yet (compute, then save)."""
+
+    values: list[tuple[str, str, float]]  # (path, qualified name, centrality)
+    stamp: str  # "path\tblob" lines of the view (meta centrality_view)
+    digest: str  # the view digest they were computed for
+    nodes: int
+
+
+def compute(store: Store) -> Ranks:
+    """The current view's centralities (reads only: a background job computes them without
+    the writer lock, then saves them under it if the view is still this one)."""
+    digest = store.meta_get("view_digest") or ""
     graph, nodes = build_graph(store.conn)
     ranks = pagerank(graph)
     scale = len(graph)
     files = view_signature(store.files())
+    values = [(k[0], k[1], ranks[i] * scale) for k, i in nodes.items() if i in ranks]
+    stamp = "\n".join(f"{p}\t{b}" for p, b in sorted(files.items()))
+    return Ranks(values, stamp, digest, scale)
+
+
+def save(store: Store, ranks: Ranks) -> int:
+    """Store centralities from compute(); returns the node count."""
     conn = store.conn
     ensure_table(conn)
     with store.transaction():
         conn.execute(f"DELETE FROM {TABLE}")
-        conn.executemany(
-            f"INSERT OR REPLACE INTO {TABLE} VALUES (?, ?, ?)",
-            ((k[0], k[1], ranks[i] * scale) for k, i in nodes.items() if i in ranks),
-        )
-        stamp = "\n".join(f"{p}\t{b}" for p, b in sorted(files.items()))
-        store.meta_set("centrality_view", stamp)
-        store.meta_set(CHECKED_KEY, store.meta_get("view_digest") or "")
+        conn.executemany(f"INSERT OR REPLACE INTO {TABLE} VALUES (?, ?, ?)", ranks.values)
+        store.meta_set("centrality_view", ranks.stamp)
+        store.meta_set(CHECKED_KEY, ranks.digest)
     setattr(store, CACHE_ATTRIBUTE, None)
-    return scale
+    return ranks.nodes
 
 
 def build_graph(conn: sqlite3.Connection) -> tuple[Any, dict[tuple[str, str], int]]:

@@ -28,6 +28,7 @@ LOCK_WAIT_SECONDS = 120.0  # how long a second run waits (for a whole run, maybe
 LOCK_POLL_SECONDS = 0.05
 HOLDER_COMMAND_CHARS = 120  # the holder's command line, as the lock messages show it
 LOCK_NAME = "lock"  # the flock file next to the index (kept by a rebuild: others wait on it)
+JOB_LOCK_NAME = "background.lock"  # held by the background job (index/background.py): kept too
 WRITE_CACHE_KIB = 65536  # SQLite page cache per connection, at most
 # SQLite's primary result codes (sqlite3.h) that mean the file's content is damaged. Every
 # other code (SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_IOERR, SQLITE_PERM, ...)
@@ -38,11 +39,12 @@ CORRUPTION_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 _lock_wait = LOCK_WAIT_SECONDS  # this process's wait; a git hook waits less (wait_at_most)
 
 
-def wait_at_most(seconds: float) -> None:
+def wait_at_most(seconds: float) -> float:
     """Wait at most `seconds` for the index lock in this process (a hook: a few seconds, so
-    that a suspended run does not hold every commit)."""
+    that a suspended run does not hold every commit); returns the previous limit."""
     global _lock_wait
-    _lock_wait = seconds
+    previous, _lock_wait = _lock_wait, seconds
+    return previous
 
 
 class IndexLock:
@@ -163,7 +165,7 @@ def open_checked(path: Path, version: int, schema: str, rebuild: bool) -> sqlite
     whole folder (the other modules' caches too, e.g. the semantic vectors): from scratch.
     """
     if rebuild:
-        _clear_folder(path.parent, keep=LOCK_NAME)
+        _clear_folder(path.parent, keep=(LOCK_NAME, JOB_LOCK_NAME))
     had_old = _discard_other_versions(path)
     reason = "old format" if had_old and not path.exists() else None
     state = _state(path, version) if path.exists() else "empty"
@@ -247,9 +249,9 @@ def _stamp_path(path: Path) -> Path:
     return path.with_name(path.name + ".clean")
 
 
-def _clear_folder(folder: Path, keep: str) -> None:
+def _clear_folder(folder: Path, keep: tuple[str, ...]) -> None:
     for entry in folder.iterdir():
-        if entry.name != keep and entry.is_file():
+        if entry.name not in keep and entry.is_file():
             _fs(entry.unlink, missing_ok=True)
 
 

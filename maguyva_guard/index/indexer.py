@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -44,6 +44,9 @@ class IndexStats:
     references: int  # references in the view
     seconds: float
     embedded: bool = True  # every chunk of the view has its semantic vector (index_repo)
+    background: int | None = None  # the process computing vectors and centrality (index_repo)
+    # Set by update(later=...): vectors and centrality were left to the background job.
+    later: bool = False
 
 
 def staged_view(store: Store) -> dict[str, git.Entry]:
@@ -56,8 +59,8 @@ def tree_view(store: Store, rev: str) -> dict[str, git.Entry]:
 
 
 def index_repo(path: str, rebuild: bool = False, progress: Progress | None = None,
-               embed: bool = True, after: Callable[[Store], None] | None = None
-               ) -> IndexStats:
+               embed: bool = True, after: Callable[[Store], None] | None = None,
+               background: bool = False) -> IndexStats:
     """`maguyva-guard index`: open (or rebuild) the repository's index and update it.
 
     `embed=False` (`--defer-embeddings`): the semantic vectors get an update's usual time
@@ -68,24 +71,32 @@ def index_repo(path: str, rebuild: bool = False, progress: Progress | None = Non
     engine (index/quick.py); its inputs are taken before git is read. `after` derives
     more from a view this run changed, while the lock is held (the tests' view:
     guard/testview.py, which this stage may not import); an unchanged view imports and
-    reads nothing more."""
+    reads nothing more. `background` (the `index` command): when this run parses at least
+    PARALLEL_MIN_BLOBS new blobs, it leaves the vectors and the centralities to a detached
+    `index --vectors` (index/background.py), whose process id `IndexStats.background` is."""
     place = quick.locate(path) if embed else None
     taken = quick.inputs(place) if place is not None else None
     with Store.open(path, rebuild=rebuild, exclusive=True) as store:
         quick.forget(store.index_dir)
         viewed = store.meta_get("view_digest")
-        stats = update(store, progress=progress, embed_all=embed)
-        from maguyva_guard.index import centrality
+        stats = update(store, progress=progress, embed_all=embed, later=background)
+        if not stats.later:
+            from maguyva_guard.index import centrality
 
-        centrality.refresh(store)  # so that the first hook run after `index` is warm
+            centrality.refresh(store)  # so that the first hook run after `index` is warm
         if after is not None and store.meta_get("view_digest") != viewed:
             after(store)
-        if embed:
+        if stats.later:
+            root, index_dir = store.root, store.index_dir
+        elif embed:
             _stamp_on_close(store, place, taken, stats)
             return stats
-        from dataclasses import replace
+        else:
+            return replace(stats, embedded=embeddings.fully_embedded(store))
+    # The writer lock is released: the job takes it only to write what it computed.
+    from maguyva_guard.index import background as job
 
-        return replace(stats, embedded=embeddings.fully_embedded(store))
+    return replace(stats, embedded=False, background=job.spawn(root, index_dir))
 
 
 def _stamp_on_close(store: Store, place: quick.Place | None, taken: dict[str, str] | None,
@@ -102,13 +113,15 @@ def _stamp_on_close(store: Store, place: quick.Place | None, taken: dict[str, st
 
 def update(store: Store, view: View | None = None, *, label: str = STAGED_VIEW,
            max_size: int | None = None, progress: Progress | None = None,
-           embed_all: bool = False) -> IndexStats:
+           embed_all: bool = False, later: bool = False) -> IndexStats:
     """Make `view` (default: the staged index) the index's current view.
 
     `label` names the view in meta "view" ("staged", or "tree:<commit>" from update_tree).
     An unchanged view is recognised by a digest of git's own listing, before any parsing.
     Embeddings: a changed view gets the semantic module's time-boxed refresh; `embed_all`
     (the `index` command) embeds every chunk still missing, changed view or not.
+    `later` (with `embed_all`): an update that parses at least PARALLEL_MIN_BLOBS new blobs
+    embeds nothing (IndexStats.later says so): a background job will (index_repo).
     """
     started = time.perf_counter()
     with store.lock():
@@ -126,7 +139,8 @@ def update(store: Store, view: View | None = None, *, label: str = STAGED_VIEW,
                 embeddings.rebuild_if_damaged(store, progress)
             return _stats(store, -1, 0, started)
         entries = git.ls_index(store.root, sizes=False, raw=raw) if view is None else view
-        return _update(store, entries, digest, label, max_size, progress, started, embed_all)
+        return _update(store, entries, digest, label, max_size, progress, started, embed_all,
+                       later)
 
 
 def update_tree(store: Store, rev: str, *, max_size: int | None = None,
@@ -146,7 +160,8 @@ def update_tree(store: Store, rev: str, *, max_size: int | None = None,
 
 
 def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
-            progress: Progress | None, started: float, embed_all: bool = False) -> IndexStats:
+            progress: Progress | None, started: float, embed_all: bool = False,
+            later: bool = False) -> IndexStats:
     # Imported here: an unchanged view (the usual hook run) parses and reads nothing.
     from maguyva_guard.index import fulltext
     from maguyva_guard.index import parse as blobparse
@@ -160,6 +175,10 @@ def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
     changed_blobs = [e.blob for p, e in entries.items() if p not in old or old[p].blob != e.blob]
     # `index` embeds everything anyway: then the parse workers embed too, on every core.
     in_workers = embeddings.worker_embedding(store) if embed_all and fresh else None
+    # ... unless a background job is to embed (the embedded backend, many new blobs).
+    later = later and in_workers is not None and len(fresh) >= blobparse.PARALLEL_MIN_BLOBS
+    if later:
+        in_workers = None
     step(progress, PARSING)
     with store.transaction():
         with writer.bulk():
@@ -179,6 +198,8 @@ def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
         store.meta_set("view_digest", digest)
         store.meta_set("counts", f"{len(entries)} {symbols} {references}")
     store.remember_view(digest, new)
+    if later:
+        return replace(_stats(store, len(entries), outcome.parsed, started), later=True)
     _embed(store, progress, Delta(outcome.parsed, previous_view, changed_blobs,
                                   outcome.vectors), everything=embed_all)
     if embed_all:  # so that the next `index` of this view need not ask again
@@ -336,7 +357,12 @@ def _final_view(store: Store, old: Mapping[str, FileInfo], entries: View,
 
 def _embed(store: Store, progress: Progress | None, delta: Delta,
            everything: bool = False) -> None:
-    """The embedding refresh: its own time budget, or none (`everything`)."""
+    """The embedding refresh: its own time budget, or none (`everything`). Within a budget,
+    nothing while a background job embeds the view (index/background.py): it does."""
+    from maguyva_guard.index import background
+
+    if not everything and background.running(store.index_dir):
+        return
     step(progress, EMBEDDING)
     if everything:
         embeddings.refresh(store, progress, budget=None, delta=delta)

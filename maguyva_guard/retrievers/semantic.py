@@ -19,7 +19,7 @@ from maguyva_guard.embed import vectors
 from maguyva_guard.embed.backend import SemanticUnavailable
 from maguyva_guard.embed.hashed import HashEmbedder
 from maguyva_guard.extract import classify
-from maguyva_guard.index import embeddings
+from maguyva_guard.index import background, embeddings
 from maguyva_guard.records import MODULE_SYMBOL, Hit
 from maguyva_guard.retrievers.base import SearchRequest
 
@@ -113,9 +113,12 @@ class SemanticRetriever:
         view = _cached_view(self.store)
         stored, candidates, found = _searchable(self.store, backend, view, path)
         if found < len(view.places):
+            rest = ("a background `maguyva-guard index --vectors` is computing the rest"
+                    if background.running(self.store.index_dir)
+                    else "the rest follow on the next runs")
             embedding.warn_once(
                 f"semantic index incomplete: {found:,} of {len(view.places):,} chunks "
-                "embedded so far (the rest follow on the next runs)")
+                f"embedded so far ({rest})")
         if stored is None or not found:
             return []
         embeddings.mark_complete(self.store, path, view, backend.dimension)
@@ -227,7 +230,8 @@ def _searchable(store: Store, backend: embedding.Backend, view: embeddings.View,
     memo = _searchables.get((id(view), path))
     if memo is not None and memo[0] == embeddings.file_stamp(path) and memo[3] == len(view.places):
         return memo[1], memo[2], memo[3]
-    embeddings.fill(store, backend, view, SEARCH_SECONDS, None, SEARCH_REMOTE_MAX)
+    if not background.running(store.index_dir):  # else the job embeds, not the check
+        embeddings.fill(store, backend, view, SEARCH_SECONDS, None, SEARCH_REMOTE_MAX)
     with embeddings.lock:
         stored, rows = embeddings.load(path, backend.dimension)
     keys = [k for k in view.places if k in rows]
