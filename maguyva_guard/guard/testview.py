@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Final
@@ -70,8 +70,8 @@ class TestView:
     # testdispatch.dynamic_bases, when read with the view (None: worked out when asked)
     dynamic: tuple[tuple[str, str], ...] | None = None
     # importers_by_name, when read with the view (None: worked out when asked)
-    kept_importers: dict[str, set[str]] | None = field(default=None, compare=False,
-                                                        repr=False)
+    kept_importers: Mapping[str, set[str]] | None = field(default=None, compare=False,
+                                                           repr=False)
 
     def test_modules(self) -> list[str]:
         return list(self._test_modules)
@@ -87,7 +87,7 @@ class TestView:
         return frozenset(self._test_modules)
 
     @cached_property
-    def importers_by_name(self) -> dict[str, set[str]]:
+    def importers_by_name(self) -> Mapping[str, set[str]]:
         """Dotted name -> the files importing it or anything under it (importing
         `pkg.mod.f` runs `pkg/__init__` and `pkg/mod` first). Built once: the picker, the
         trails and the dispatch gate each built it (three times on a 50-symbol Django
