@@ -14,12 +14,15 @@ trusted. Written by `maguyva-guard index` and by a run that had to compute every
 from __future__ import annotations
 
 import hashlib
+import operator
 import pickle
 import sqlite3
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
+from itertools import compress
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
@@ -257,9 +260,19 @@ def changed(parts: Parts, files: Mapping[str, FileInfo],
             modules: Mapping[str, str]) -> set[str] | None:
     """The paths of the view whose stored part is missing or was computed from another
     entry; None when so many changed that reading everything again is cheaper."""
-    out = {p for p, info in files.items()
-           if (part := parts.get(p)) is None or part[INFO] != info
-           or part[MODULE] != modules.get(p)}
+    paths = list(files)
+    if list(parts) == paths:  # the usual case: the same paths (in path order)
+        # Compared in C (map, itemgetter, compress): a Python loop over 100,000 paths
+        # cost 0.1 s a check.
+        stored = parts.values()
+        differ = map(operator.or_,
+                     map(operator.ne, map(itemgetter(INFO), stored), files.values()),
+                     map(operator.ne, map(itemgetter(MODULE), stored), map(modules.get, paths)))
+        out = set(compress(paths, differ))
+    else:
+        out = {p for p, info in files.items()
+               if (part := parts.get(p)) is None or part[INFO] != info
+               or part[MODULE] != modules.get(p)}
     most = max(MAX_CHANGED_SHARE * len(files), MIN_CHANGED_FULL)
     return None if len(out) > most else out
 
