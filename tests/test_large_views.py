@@ -11,7 +11,7 @@ from maguyva_guard.index import store
 from maguyva_guard.index.schema import FileInfo
 from maguyva_guard.retrievers import text
 
-CATEGORIES = (classify.SOURCE, classify.TEST, classify.VENDOR, classify.GENERATED, None)
+CATEGORIES = (classify.SOURCE, classify.TEST, classify.VENDOR, classify.GENERATED)
 
 
 def random_view(rng: random.Random, n: int) -> dict[str, FileInfo]:
