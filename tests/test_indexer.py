@@ -97,6 +97,35 @@ def test_the_view_an_update_leaves_is_the_one_the_index_holds(make_repo):
     assert list(read) == sorted(read) and "pkg/aaa.py" in read and "pkg/config.py" not in read
 
 
+def test_an_update_works_out_what_changed_once_and_exactly(make_repo):
+    """The update compares the two views once (indexer.Changes) and every step uses that:
+    a change, an addition, a removal and a rename leave the rows, the previous view and
+    the counts a fresh index of the same view has."""
+    repo = make_repo(FILES)
+    with Store.open(repo) as store:
+        indexer.update(store)
+        before = store.files()
+        write_files(repo, {"pkg/aaa.py": "def a():\n    pass\n",
+                           "pkg/cli.py": FILES["pkg/cli.py"] + "\n\ndef more():\n    main()\n"})
+        git(repo, "add", "pkg/aaa.py", "pkg/cli.py")
+        git(repo, "rm", "-q", "--cached", "vendor/lib.py")
+        git(repo, "mv", "pkg/config.py", "pkg/settings.py")
+        stats = indexer.update(store)
+        rows = sorted(store.conn.execute("SELECT path, blob, blob_id, language, category"
+                                         " FROM files"))
+        previous = dict(store.conn.execute("SELECT path, blob FROM previous"))
+        assert (stats.symbols, stats.references) == store.writer().view_counts()
+    assert previous == {"pkg/aaa.py": None, "pkg/settings.py": None,
+                        "pkg/cli.py": before["pkg/cli.py"].blob,
+                        "pkg/config.py": before["pkg/config.py"].blob,
+                        "vendor/lib.py": before["vendor/lib.py"].blob}
+    with Store.open(repo, rebuild=True) as fresh:
+        indexer.update(fresh)
+        assert [r[:2] + r[3:] for r in rows] == sorted(fresh.conn.execute(
+            "SELECT path, blob, language, category FROM files"))
+        assert (stats.symbols, stats.references) == fresh.writer().view_counts()
+
+
 def test_same_content_at_a_new_path_is_not_parsed_again(make_repo):
     repo = make_repo(FILES)
     with Store.open(repo) as store:

@@ -92,8 +92,8 @@ def reads(monkeypatch) -> list:
 
 
 def test_index_keeps_the_view_and_a_check_reads_again_only_the_changed_file(repo, reads):
-    with db(repo) as conn:
-        assert conn.execute(f"SELECT COUNT(*) FROM {testviewstore.TABLE}").fetchone() == (1,)
+    with db(repo) as conn:  # the parts and the importers
+        assert conn.execute(f"SELECT COUNT(*) FROM {testviewstore.TABLE}").fetchone() == (2,)
     stage(repo, {"app/core.py": FILES["app/core.py"].replace("a + b", "b + a")})
     kept = section(repo)
     assert reads == [["app/core.py"]]
@@ -131,7 +131,7 @@ def test_a_changed_source_file_and_a_new_one_are_read_again(repo, reads):
 
 def test_a_row_of_another_generation_is_never_read(repo, reads):
     with db(repo) as conn:
-        conn.execute(f"UPDATE {testviewstore.TABLE} SET key = 'another version'")
+        conn.execute(f"UPDATE {testviewstore.TABLE} SET key = 'another version' || key")
     stage(repo, {"tests/test_other.py": HALF_TESTED})
     section(repo)
     assert reads == [None]  # everything read from the records, then kept under this key
@@ -158,3 +158,30 @@ def test_a_damaged_or_missing_row_is_read_from_the_records(repo, reads, damage):
     reads.clear()
     assert section(repo) == expected
     assert reads == [None]
+
+
+@pytest.mark.parametrize("damage", [
+    "UPDATE {table} SET data = x'80059501' WHERE key = ?",  # a truncated pickle
+    "UPDATE {table} SET data = x'8004950d000000000000005d948c0161946122' WHERE key = ?",
+    "DELETE FROM {table} WHERE key = ?",
+])
+def test_importers_are_read_when_first_asked_and_worked_out_when_their_row_is_damaged(
+        repo, reads, damage):
+    """The importers' row is unpickled at the first look-up, with the changed files moved
+    (a new importer, a removed one); a row that cannot be read is worked out from the
+    view's parts, which are still read as stored."""
+    stage(repo, {"app/other.py": "from app.core import half\n\n\ndef unrelated():\n"
+                                 "    return half(2)\n", "app/extra.py": "import app.other\n"})
+    git(repo, "rm", "-q", "tests/test_total.py")
+    kept, fresh = views(repo)
+    assert kept == fresh and reads == [["app/extra.py", "app/other.py"], None]
+    assert "app/extra.py" in fresh[-1]["app.other"]
+    with db(repo) as conn:
+        [importers] = [k for (k,) in conn.execute(f"SELECT key FROM {testviewstore.TABLE}")
+                       if k.endswith("\0importers")]
+        conn.execute(damage.format(table=testviewstore.TABLE), (importers,))
+    reads.clear()
+    stage(repo, {"app/extra.py": "import app.core\n"})
+    kept, fresh = views(repo)
+    assert kept == fresh and reads == [["app/extra.py", "app/other.py"], None]
+    assert "app/extra.py" not in fresh[-1].get("app.other", set())

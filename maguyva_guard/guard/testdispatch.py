@@ -105,7 +105,7 @@ class DispatchGate:
     view: TestView
     hops: Mapping[tuple[str, str], Receiver]
     dropped: int = 0
-    _by_name: dict[str, set[str]] | None = None
+    _by_name: Mapping[str, set[str]] | None = None
     _reaching: dict[str, set[str]] = field(default_factory=dict)
     _imports: dict[str, frozenset[str]] = field(default_factory=dict)
 

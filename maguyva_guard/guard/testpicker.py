@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -38,7 +38,7 @@ class Picker:
     picked: dict[str, SelectedTest] = field(default_factory=dict)
     reasons: list[str] = field(default_factory=list)
     run_all: bool = False
-    _by_name: dict[str, set[str]] | None = None
+    _by_name: Mapping[str, set[str]] | None = None
     handled: set[str] = field(default_factory=set)  # paths a broad rule answered for
     # (path, symbol) of lost trails whose callers the graph was asked for (testtrails)
     continued: frozenset[tuple[str, str]] = frozenset()
@@ -170,14 +170,14 @@ def _prefixes(target: str) -> list[str]:
     return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
-def importers_by_name(view: TestView) -> dict[str, set[str]]:
+def importers_by_name(view: TestView) -> Mapping[str, set[str]]:
     """Dotted name -> the files importing it or anything under it (importing `pkg.mod.f`
     runs `pkg/__init__` and `pkg/mod` first). Read-only: built once per view
     (TestView.importers_by_name) for the picker, the trails and the dispatch gate."""
     return view.importers_by_name
 
 
-def reaching(view: TestView, path: str, by_name: dict[str, set[str]]) -> set[str]:
+def reaching(view: TestView, path: str, by_name: Mapping[str, set[str]]) -> set[str]:
     """The files that import the module at `path`, directly or through other modules,
     and `path` itself."""
     seen = {path}

@@ -272,7 +272,7 @@ class _BindingUsers:
 
     def __init__(self, graph: GraphRetriever, store: Store, view: TestView) -> None:
         self.graph, self.store, self.view = graph, store, view
-        self._by_name: dict[str, set[str]] | None = None
+        self._by_name: Mapping[str, set[str]] | None = None
 
     def of(self, a: Affected) -> list[Affected] | None:
         """None when a module-level line using what `a` wraps binds no name. The report

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Final
@@ -70,8 +70,8 @@ class TestView:
     # testdispatch.dynamic_bases, when read with the view (None: worked out when asked)
     dynamic: tuple[tuple[str, str], ...] | None = None
     # importers_by_name, when read with the view (None: worked out when asked)
-    kept_importers: dict[str, set[str]] | None = field(default=None, compare=False,
-                                                        repr=False)
+    kept_importers: Mapping[str, set[str]] | None = field(default=None, compare=False,
+                                                           repr=False)
 
     def test_modules(self) -> list[str]:
         return list(self._test_modules)
@@ -87,7 +87,7 @@ class TestView:
         return frozenset(self._test_modules)
 
     @cached_property
-    def importers_by_name(self) -> dict[str, set[str]]:
+    def importers_by_name(self) -> Mapping[str, set[str]]:
         """Dotted name -> the files importing it or anything under it (importing
         `pkg.mod.f` runs `pkg/__init__` and `pkg/mod` first). Built once: the picker, the
         trails and the dispatch gate each built it (three times on a 50-symbol Django
@@ -158,7 +158,11 @@ def current_parts(store: Store) -> tuple[testviewstore.Kept, str]:
     if not isinstance(resolver, Resolver):
         resolver = Resolver(store)
     files = store.files()
-    modules = dict(resolver.module_of_path.items())
+    # The plain map: no answer of the edge cache is being recorded now, and through its
+    # recording view every look-up is a call (80,000 on a 100,000-file repository).
+    tracker = getattr(resolver, "tracker", None)
+    modules = dict(resolver.all_module_of_path if tracker is None or not tracker.frames
+                   else resolver.module_of_path.items())
     kept = testviewstore.stored(store)
     todo = None if kept is None else testviewstore.changed(kept.parts, files, modules)
     if kept is None or todo is None:
@@ -171,18 +175,30 @@ def current_parts(store: Store) -> tuple[testviewstore.Kept, str]:
 
 def assemble(kept: testviewstore.Kept) -> TestView:
     """The view of the parts (in path order) of every file of the view."""
-    parts = kept.parts
-    names = {p: part[NAMES] for p, part in parts.items() if part[NAMES] is not None}
+    names: dict[str, frozenset[str]] = {}
+    files: dict[str, TestFile] = {}
+    targets: dict[str, frozenset[str]] = {}
+    lines: dict[str, frozenset[int]] = {}
+    strings: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+    dynamic: list[tuple[str, str]] = []
+    for p, part in kept.parts.items():  # one pass (100,000 parts on a large repository)
+        if part[NAMES] is not None:
+            names[p] = part[NAMES]
+            if part[TARGETS] is not None:
+                targets[p] = part[TARGETS]
+        if part[LINES] is not None:
+            lines[p] = part[LINES]
+        if part[TEST] is not None:
+            files[p] = part[TEST]
+        if part[STRINGS]:
+            strings.append((p, part[STRINGS]))
+        dynamic.extend(part[DYNAMIC])
     known = {n for ns in names.values() for n in ns}
-    files = {p: part[TEST] for p, part in parts.items() if part[TEST] is not None}
-    targets = {p: part[TARGETS] for p, part in parts.items()
-               if part[TARGETS] is not None and p in names}
-    lines = {p: part[LINES] for p, part in parts.items() if part[LINES] is not None}
-    by_string = tuple((p, scope, target) for p, part in parts.items()
-                      for scope, target in part[STRINGS] if target in known)
+    by_string = tuple((p, scope, target) for p, found in strings
+                      for scope, target in found if target in known)
     shared = frozenset(n for n, count in kept.counts.items() if count > 1)
-    dynamic = tuple(found for part in parts.values() for found in part[DYNAMIC])
-    return TestView(files, names, targets, lines, shared, by_string, dynamic, kept.by_name)
+    return TestView(files, names, targets, lines, shared, by_string, tuple(dynamic),
+                    kept.by_name)
 
 
 def read_parts(store: Store, resolver: Resolver, files: dict[str, FileInfo],

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from maguyva_guard import git
 from maguyva_guard.extract import classify
@@ -168,11 +169,12 @@ def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
 
     old = store.files()
     writer = store.writer()
-    fresh = _new_blobs(writer, old, entries)
+    changes = _changes(old, entries)
+    fresh = _new_blobs(writer, changes)
     # What changed, for the embedding refresh: it embeds the chunks of these blobs only,
     # when the previous view was fully embedded (instead of reading the whole view).
     previous_view = store.meta_get("view_digest")
-    changed_blobs = [e.blob for p, e in entries.items() if p not in old or old[p].blob != e.blob]
+    changed_blobs = [e.blob for e in changes.changed.values()]
     # `index` embeds everything anyway: then the parse workers embed too, on every core.
     in_workers = embeddings.worker_embedding(store) if embed_all and fresh else None
     # ... unless a background job is to embed (the embedded backend, many new blobs).
@@ -186,9 +188,9 @@ def _update(store: Store, entries: View, digest: str, label: str, max_size: int,
                 str(store.root), writer, fresh, language_of, max_size, progress,
                 meanwhile=lambda texts: fulltext.index_contents(store.conn, texts),
                 embedding=in_workers)
-        new = _final_view(store, old, entries, outcome.status)
-        symbols, references = _counts(store, writer, old, new)
-        writer.set_view(old, new)
+        new = _final_view(store, old, changes, outcome.status)
+        symbols, references = _counts(store, writer, old, new, changes)
+        writer.set_view(old, new, (*changes.changed, *changes.removed))
         garbage = writer.collect_garbage()
         if garbage:
             fulltext.drop_blobs(store.conn, garbage)
@@ -237,13 +239,29 @@ def _check_extractor(store: Store, max_size: int | None) -> int:
     return max_size
 
 
+class Changes(NamedTuple):
+    """How a view differs from the index's: worked out once per update (each step used to
+    compare all 100,000 paths of a large repository again, six passes a warm check)."""
+
+    changed: dict[str, git.Entry]  # new paths and paths at another blob, in the view's order
+    removed: list[str]  # paths of the index's view that the view lacks, in path order
+
+
+def _changes(old: Mapping[str, FileInfo], entries: View) -> Changes:
+    changed = {p: e for p, e in entries.items() if (o := old.get(p)) is None or o.blob != e.blob}
+    added = sum(1 for p in changed if p not in old)
+    # Every path of `old` stays unless fewer of them remain than it has.
+    removed = [p for p in old if p not in entries] if len(entries) - added < len(old) else []
+    return Changes(changed, removed)
+
+
 def _counts(store: Store, writer: StoreWriter, old: Mapping[str, FileInfo],
-            new: Mapping[str, FileInfo]) -> tuple[int, int]:
+            new: Mapping[str, FileInfo], changes: Changes) -> tuple[int, int]:
     """The new view's (definitions, references), from the old counts and the changed paths
     (counting the whole view joins every reference: 50 ms on Django); (-1, -1) when a full
     count is needed."""
     prior = (store.meta_get("counts") or "").split()
-    touched = [p for p in old.keys() | new.keys() if old.get(p) != new.get(p)]
+    touched = [*changes.changed, *changes.removed]
     if len(prior) != 3 or len(touched) > COUNT_DELTA_MAX_PATHS:
         return -1, -1
     lost = writer.blob_counts([old[p].blob for p in touched if p in old])
@@ -325,30 +343,30 @@ def warm_parsers(store: Store, blobs: Mapping[str, str]) -> None:
         symbol_query.warm(w for w in wanted if w is not None)
 
 
-def _new_blobs(writer: StoreWriter, old: Mapping[str, FileInfo],
-               entries: View) -> dict[str, tuple[str, int]]:
+def _new_blobs(writer: StoreWriter, changes: Changes) -> dict[str, tuple[str, int]]:
     """Blobs of changed paths that the index lacks: blob -> (a path, size or -1)."""
     candidates: dict[str, tuple[str, int]] = {}
-    for path, e in entries.items():
-        prior = old.get(path)
-        if (prior is None or prior.blob != e.blob) and e.blob not in candidates:
+    for path, e in changes.changed.items():
+        if e.blob not in candidates:
             candidates[e.blob] = (path, e.size)
     known = writer.known(candidates)
     return {b: v for b, v in candidates.items() if b not in known}
 
 
-def _final_view(store: Store, old: Mapping[str, FileInfo], entries: View,
+def _final_view(store: Store, old: Mapping[str, FileInfo], changes: Changes,
                 fresh_status: Mapping[str, str]) -> dict[str, FileInfo]:
-    """Path -> FileInfo; unchanged paths keep theirs, changed ones are classified."""
-    changed = {p: e.blob for p, e in entries.items() if (o := old.get(p)) is None
-               or o.blob != e.blob}
+    """Path -> FileInfo; unchanged paths keep theirs, changed ones are classified. (In no
+    particular order: the store keeps the view in path order.)"""
+    changed = {p: e.blob for p, e in changes.changed.items()}
     status = dict(fresh_status)
     missing = {b for b in changed.values() if b not in status}
     if missing:
         rows = store.conn.execute("SELECT oid, status FROM blobs WHERE status != ?",
                                   (classify.PARSED,))
         status.update((b, s) for b, s in rows if b in missing)
-    view = {p: old[p] for p in entries if p not in changed}
+    view = dict(old)  # copied whole: a few paths change among 100,000
+    for p in changes.removed:
+        del view[p]
     for p, blob in changed.items():
         category = classify.file_category(p, status.get(blob, classify.PARSED))
         view[p] = FileInfo(blob, _blob_language(store, p, blob), category)

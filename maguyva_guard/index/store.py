@@ -55,8 +55,10 @@ def _note_detected(files: dict[str, FileInfo]) -> None:
     """Tell the registry which extension-less files are scripts of a language (shebang)."""
     from maguyva_guard.extract import languages
 
+    # No dot in the file name past its first character (a string search, not a split:
+    # this runs over every path of the view, twice a check).
     languages.note_detected((p, f.language) for p, f in files.items()
-                            if "." not in p.rsplit("/", 1)[-1][1:])
+                            if p.rfind(".") <= p.rfind("/") + 1)
 
 
 def qualify(prefix: str, local: str) -> str:

@@ -125,13 +125,21 @@ class StoreWriter:
                 self.add_rows([symbol_rows(next_id, rec.symbols)])
             next_id += 1
 
-    def set_view(self, old: Mapping[str, FileInfo], new: Mapping[str, FileInfo]) -> int:
+    def set_view(self, old: Mapping[str, FileInfo], new: Mapping[str, FileInfo],
+                 differ: Iterable[str] | None = None) -> int:
         """Make `new` the current view; remember `old` where it differs. Returns changes.
 
         Every blob of `new` must be in the blobs table already (same transaction).
+        `differ`: the paths whose entry differs, when the caller worked them out (the
+        update: comparing 100,000 paths again costs 50 ms).
         """
-        changed = [p for p, info in new.items() if old.get(p) != info]
-        removed = [p for p in old if p not in new]
+        if differ is None:
+            changed = [p for p, info in new.items() if old.get(p) != info]
+            removed = [p for p in old if p not in new]
+        else:
+            differ = list(differ)
+            changed = [p for p in differ if p in new]
+            removed = [p for p in differ if p not in new]
         if not changed and not removed:
             return 0
         self.conn.execute("DELETE FROM previous")
