@@ -67,3 +67,37 @@ def test_data_attributes_are_names_some_class_stores_on_self(make_repo) -> None:
         assert not text.data_attribute("label")
     finally:
         store.close()
+
+
+STORES = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": (
+        "class A:\n    def __init__(self):\n        self.size = 3\n"
+        "        self.count: int = 0\n        self.total += 1\n"
+        "        self.mapping: dict[\n            str, int] = {}\n"
+        "        if self.flag == 1:\n            pass\n"
+        "        # self.noted = 1\n"
+        "        return {self.keyed: 1}\n\n    x = 1\n"
+        "        self.late\x0c= 2\n"
+    ),
+    "pkg/b.txt": "self.prose = 1\n",
+    "pkg/c.py": "def total():\n    pass\n\ndef flag():\n    pass\n\ndef keyed():\n    pass\n",
+}
+NAMES = ("size", "count", "total", "mapping", "flag", "noted", "keyed", "late", "prose",
+         "absent", "ab")
+
+
+def test_a_data_attribute_is_answered_as_the_ranked_search_answers(make_repo) -> None:
+    """The shortcut (no `self.name = ...` in any Python text: no search) against the
+    ranked search itself, name by name, on one real index."""
+    store = Store.open(make_repo(FILES | STORES))
+    indexer.update(store)
+    try:
+        quick = GraphRetriever(store).recovered
+        searched = GraphRetriever(store).recovered
+        searched._stored_anywhere = lambda name: True  # type: ignore[method-assign]
+        answers = {name: quick.data_attribute(name) for name in NAMES}
+        assert answers == {name: searched.data_attribute(name) for name in NAMES}
+        assert {n for n, yes in answers.items() if yes} == {"size", "count", "noted"}
+    finally:
+        store.close()

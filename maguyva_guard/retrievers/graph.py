@@ -60,6 +60,7 @@ from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
 from maguyva_guard.retrievers.passing import assigned_calls, invoked_parameters
 from maguyva_guard.retrievers.protocols import implicit_calls, is_protocol_method
 from maguyva_guard.retrievers.pylocals import LocalBindings
+from maguyva_guard.retrievers.resolution_base import Resolution
 from maguyva_guard.retrievers.resolve import CLASS_KINDS, Resolver
 from maguyva_guard.retrievers.rustsyntax import is_rust_syntax_method, rust_implicit_calls
 from maguyva_guard.retrievers.textrefs import TextReferences
@@ -111,6 +112,7 @@ class GraphRetriever:
         self.local = LocalBindings(self.resolver)
         self.recovered = TextReferences(store, self.resolver, self.local)
         self._direct: dict[tuple[Definition, bool], tuple[tuple[Reference, str], ...]] = {}
+        self._resolution_keys: dict[int, tuple[Resolution, frozenset[tuple[str, str]]]] = {}
         # (the store's references read when asked: a retriever is built before it is used)
         self.passed = paramflow.PassedTypes(self.resolver,
                                             lambda **kw: self.store.references(**kw))
@@ -259,7 +261,9 @@ class GraphRetriever:
                 self.resolver, subs, target))
         for ref in candidates:
             res = self.resolver.resolve(ref)
-            keys = {(d.path, d.qualified_name) for d in res.definitions}
+            if not res.definitions:
+                continue  # refers to nothing in the repository: no key below can match
+            keys = self._keys(res)
             if type_calls is not None and keys & wanted == {type_calls} and \
                     ref.kind not in (CALL, INHERIT):
                 continue
@@ -283,6 +287,15 @@ class GraphRetriever:
                 if ref in from_text and confidence == EXACT:
                     confidence = PROBABLE  # found in the text, not by the parser
                 yield ref, confidence
+
+    def _keys(self, res: Resolution) -> frozenset[tuple[str, str]]:
+        """(path, qualified name) of what `res` refers to, once per resolution object (a
+        check's references share the resolutions the edge cache decodes)."""
+        found = self._resolution_keys.get(id(res))
+        if found is None or found[0] is not res:
+            found = self._resolution_keys[id(res)] = (
+                res, frozenset((d.path, d.qualified_name) for d in res.definitions))
+        return found[1]
 
     def object_handed_on(self, target: Definition) -> Iterator[tuple[Reference, str]]:
         """JS/TS: a method of an object literal its function returns (rxjs's createAnimator:

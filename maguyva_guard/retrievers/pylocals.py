@@ -30,7 +30,7 @@ class LocalBindings:
         fs = self.resolver.scope(path)
         d = fs.by_qualified.get(scope)
         while d is not None:
-            if d.kind not in CLASS_KINDS and name in self.function_locals(path, d):
+            if d.kind not in CLASS_KINDS and shadowing.binds(self.resolver, path, d, name):
                 return True
             d = fs.by_qualified.get(d.parent) if d.parent else None
         return False

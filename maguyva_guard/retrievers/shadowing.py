@@ -45,9 +45,51 @@ def function_locals(r: ResolverAPI, path: str, d: Definition) -> frozenset[str]:
     key = (path, d.qualified_name, d.line_start)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = python_locals(
-            "\n".join(r.lines(path)[d.line_start - 1 : d.line_end]))
+        found = memo[key] = python_locals(_source(r, path, d))
     return found
+
+
+def binds(r: ResolverAPI, path: str, d: Definition, name: str) -> bool:
+    """Whether Python function `d` binds `name` itself (`name in function_locals`), with
+    no parse when each use of `name` on its lines is a call or an attribute (`only_read`):
+    the parse and walk of a function cost a 50-symbol check most of a second."""
+    memo: dict[tuple[str, str, int], frozenset[str]] = r.__dict__.setdefault(
+        "_function_locals", {})
+    found = memo.get((path, d.qualified_name, d.line_start))
+    if found is None and only_read(_source(r, path, d), name):
+        return False
+    return name in (found if found is not None else function_locals(r, path, d))
+
+
+def only_read(source: str, name: str) -> bool:
+    """Whether no occurrence of the word `name` in `source` can bind it: each is called
+    (`name(`, not after `def` or `class`), the owner of an attribute (`name.x`) or an
+    attribute itself (`x.name`). Those are loads in Python's grammar, so python_locals
+    cannot hold `name` then. ASCII only (Python folds other identifiers, NFKC)."""
+    if not (source.isascii() and name.isascii() and name.isidentifier()):
+        return False
+    at, size = source.find(name), len(name)
+    while at >= 0:
+        end = at + size
+        if not (_word(source, at - 1) or _word(source, end)):  # a whole word
+            after = source[end:end + 80].lstrip(" \t")[:1]
+            attribute = source[at - 1 : at] == "." and source[at - 2 : at - 1] != "."
+            called = after == "(" and _DEFINED.search(source, max(0, at - 80), at) is None
+            if not (attribute or after == "." or called):
+                return False
+        at = source.find(name, end)
+    return True
+
+
+def _word(text: str, i: int) -> bool:
+    return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
+
+
+_DEFINED = re.compile(r"\b(?:def|class)[\s\\]+$")  # `def name(`: binds the name
+
+
+def _source(r: ResolverAPI, path: str, d: Definition) -> str:
+    return "\n".join(r.lines(path)[d.line_start - 1 : d.line_end])
 
 
 def _bound_around(r: ResolverAPI, path: str, scope: str, name: str, python: bool) -> bool:
@@ -55,7 +97,7 @@ def _bound_around(r: ResolverAPI, path: str, scope: str, name: str, python: bool
     d = fs.by_qualified.get(scope)
     while d is not None:
         if d.kind not in CLASS_KINDS:
-            if python and name in function_locals(r, path, d):
+            if python and binds(r, path, d, name):
                 return True
             if not python and ecma_declares(
                     d.signature, r.lines(path)[d.line_start - 1 : d.line_end], name):
