@@ -92,10 +92,10 @@ def test_every_cached_pattern_and_code_equals_a_fresh_compile(make_repo, tmp_pat
     _check(repo, cache)
     data = marshal.loads(cache.read_bytes())
     assert len(data["patterns"]) > 100 and len(data["codes"]) > 100
-    for pattern, flags, args in data["patterns"]:
-        assert _sre.compile(*args) == re._compiler.compile(pattern, flags), pattern
-    for source, code in data["codes"].items():
-        assert code == compile(source, "<string>", "exec", dont_inherit=True), source
+    for pattern, flags, raw in data["patterns"]:
+        assert _sre.compile(*marshal.loads(raw)) == re._compiler.compile(pattern, flags), pattern
+    for source, raw in data["codes"].items():
+        assert marshal.loads(raw) == compile(source, "<string>", "exec", dont_inherit=True), source
 
 
 def test_a_damaged_cache_file_is_compiled_again_and_rewritten(make_repo, tmp_path):
@@ -112,14 +112,14 @@ def test_code_the_engine_refuses_is_compiled_again(tmp_path):
     cache = tmp_path / "start.marshal"
     good = "(a)(b+)c"
     cache.write_bytes(marshal.dumps({"patterns": [
-        (good, 0, (good, 32, [999, 1, 2], 2, {}, (None,) * 3))], "codes": {}}))
+        (good, 0, marshal.dumps((good, 32, [999, 1, 2], 2, {}, (None,) * 3)))], "codes": {}}))
     code = ("import re\nfrom maguyva_guard import startcache\nstartcache.install()\n"
             f"print(re.compile({good!r}).match('abbc').group(2))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=_env(cache), check=True)
     assert done.stdout == "bb\n"
-    (args,) = [a for p, _, a in marshal.loads(cache.read_bytes())["patterns"] if p == good]
-    assert _sre.compile(*args) == re.compile(good)
+    (raw,) = [a for p, _, a in marshal.loads(cache.read_bytes())["patterns"] if p == good]
+    assert _sre.compile(*marshal.loads(raw)) == re.compile(good)
 
 
 def test_an_empty_variable_leaves_re_and_dataclasses_untouched(tmp_path):
