@@ -5,7 +5,7 @@ refuses is compiled again; every cached pattern and code object equals a fresh c
 
 from __future__ import annotations
 
-import _sre
+import _sre  # type: ignore[import-not-found]  # re's C engine: no stubs
 import json
 import marshal
 import os
