@@ -25,6 +25,9 @@ def main() -> None:
         if counts is not None:
             quick.print_line(quick.summary(counts, 0, time.perf_counter() - started))
             return
+    from maguyva_guard import startcache
+
+    startcache.install()  # before the imports: they compile most of the patterns and methods
     from maguyva_guard.cli import main as cli
 
     cli(prog_name=PROG_NAME)

@@ -528,19 +528,54 @@ def grep_words(repo: Path | str, rev: str | None, words: Iterable[str],
                pathspecs: Iterable[str]) -> list[GrepLine]:
     """Lines naming any of `words` (whole words, fixed strings) in the files of `pathspecs`,
     in a revision's tree or (rev None) the staged index; binary files skipped."""
+    return grep_words_started(repo, rev, words, pathspecs).result()
+
+
+class StartedGrep:
+    """A `git grep` left running while the caller does other work (git reads and inflates
+    the blobs on the other core); `result()` waits for it, `close()` stops it unread."""
+
+    def __init__(self, repo: Path | str, rev: str | None, args: list[str]) -> None:
+        self.rev = rev
+        self.proc: subprocess.Popen[bytes] | None = None
+        if args:
+            try:
+                self.proc = subprocess.Popen(_argv(repo, args), stdout=subprocess.PIPE,
+                                             stderr=subprocess.PIPE, env=_env())
+            except FileNotFoundError:
+                raise FatalError("git is not installed (or not on PATH)") from None
+
+    def result(self) -> list[GrepLine]:
+        if self.proc is None:
+            return []
+        stdout, stderr = self.proc.communicate()
+        if self.proc.returncode not in (0, 1):
+            raise FatalError(_first_line(stderr) or "git grep failed")
+        return _grep_lines(stdout, self.rev)
+
+    def close(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
+            self.proc.communicate()
+
+
+def grep_words_started(repo: Path | str, rev: str | None, words: Iterable[str],
+                       pathspecs: Iterable[str]) -> StartedGrep:
+    """`grep_words`, started now and read later (StartedGrep.result())."""
     words = list(words)
     if not words:
-        return []
+        return StartedGrep(repo, rev, [])
     args = ["grep", "-z", "-n", "-I", "-w", "-F", "--no-color", "--full-name"]
     for w in words:
         args += ["-e", w]
     args += ["--cached"] if rev is None else [rev]
-    proc = run(repo, *args, "--", *pathspecs, check=False)
-    if proc.returncode not in (0, 1):
-        raise FatalError(_first_line(proc.stderr) or "git grep failed")
+    return StartedGrep(repo, rev, [*args, "--", *pathspecs])
+
+
+def _grep_lines(stdout: bytes, rev: str | None) -> list[GrepLine]:
     prefix = b"" if rev is None else rev.encode() + b":"
     out = []
-    for record in proc.stdout.split(b"\n"):
+    for record in stdout.split(b"\n"):
         fields = record.split(b"\0", 2)
         if len(fields) != 3 or not fields[1].isdigit():
             continue

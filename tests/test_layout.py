@@ -21,7 +21,8 @@ NAME = "maguyva_guard"
 
 # Stages in pipeline order. The top-level modules that every stage may use come first.
 STAGES: tuple[tuple[str, ...], ...] = (
-    (NAME, "errors", "spec", "records", "config", "config_check", "pathglob", "git"),
+    (NAME, "errors", "spec", "records", "config", "config_check", "pathglob", "git",
+     "startcache"),
     ("extract",),
     ("embed",),
     ("index",),

@@ -23,6 +23,7 @@ NOT_FOR_TEXT = (
     "maguyva_guard.guard.testpicker",
     "maguyva_guard.guard.tests_to_run",
     "mcp",
+    "concurrent.futures",  # the working tree's comparison runs in a thread; the CLI skips it
 )
 
 RUN = """

@@ -41,16 +41,38 @@ def _as_code(name: str) -> re.Pattern[str]:
 
 def review(repo: str, rev: str | None, changed: Iterable[ChangedSymbol]) -> Review:
     """Documentation lines at `rev` (None: the staged index) naming a changed symbol as code."""
-    wanted: dict[str, list[ChangedSymbol]] = {}
-    for sym in changed:
-        name = _name(sym)
-        if sym.change != ADDED and len(name) >= MIN_NAME and not name.startswith("__"):
-            wanted.setdefault(name, []).append(sym)
+    return started(repo, rev, changed).result()
+
+
+class Started:
+    """`review` with its `git grep` started (reading every documentation blob: 40 ms of
+    git's CPU on Django, which runs beside the callers' search when started before it)."""
+
+    def __init__(self, repo: str, rev: str | None, changed: Iterable[ChangedSymbol]) -> None:
+        self.wanted: dict[str, list[ChangedSymbol]] = {}
+        for sym in changed:
+            name = _name(sym)
+            if sym.change != ADDED and len(name) >= MIN_NAME and not name.startswith("__"):
+                self.wanted.setdefault(name, []).append(sym)
+        self.grep = git.grep_words_started(repo, rev, self.wanted, DOC_PATHSPECS)
+
+    def close(self) -> None:
+        self.grep.close()
+
+    def result(self) -> Review:
+        return _review(self.wanted, self.grep.result())
+
+
+def started(repo: str, rev: str | None, changed: Iterable[ChangedSymbol]) -> Started:
+    return Started(repo, rev, changed)
+
+
+def _review(wanted: dict[str, list[ChangedSymbol]], hits: list[git.GrepLine]) -> Review:
     if not wanted:
         return Review((), ())
     patterns = {name: _as_code(name) for name in wanted}
     per_symbol: dict[str, list[DocMention]] = {}
-    for hit in git.grep_words(repo, rev, wanted, DOC_PATHSPECS):
+    for hit in hits:
         for name, pattern in patterns.items():
             if pattern.search(hit.text):
                 for sym in wanted[name]:

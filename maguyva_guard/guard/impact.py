@@ -323,6 +323,8 @@ def check(
         # module is no "data"), with no behaviour changed.
         reformatted = {f.new_path: _kind_of(store)(f, b"") for f in diffed
                        if f.new_path in selection.formatting}
+        docs_review = docs.started(repo, revs.head, change_set.changed)  # git works meanwhile
+        own.callback(docs_review.close)
         new_targets, old_targets = _targets(change_set)
         view, recorders = _query_side(store, new_targets, preset, semantic_config, batched)
         for sym, target in new_targets:
@@ -349,7 +351,7 @@ def check(
                                                    (d.name for _s, d in old_targets))
             edges = (edges[0] + more[0], edges[1] + more[1])
             cent.update(centralities(store, [k for k in run.affected if k not in cent]))
-        review = docs.review(repo, revs.head, change_set.changed)
+        review = docs_review.result()
         query_seconds = time.perf_counter() - t1
         files_indexed = len(store.files())
         if after is not None:

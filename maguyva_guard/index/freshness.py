@@ -9,12 +9,14 @@ view. `state` says so, with the paths (the first few; all of them counted).
 from __future__ import annotations
 
 import hashlib
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from maguyva_guard import git
 from maguyva_guard.index.indexer import STAGED_VIEW
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 LISTED_PATHS: Final = 20  # paths named per kind; the counts are always whole
 TREE_PREFIX: Final = "tree:"
@@ -69,7 +71,9 @@ class Comparison:
     def __init__(self, repo: str, enabled: bool = True) -> None:
         self.repo = repo
         self.pending: Future[tuple[list[str], list[str]]] | None = None
-        if enabled:
+        if enabled:  # (the CLI does not compare: it does not import the thread pool)
+            from concurrent.futures import ThreadPoolExecutor
+
             pool = ThreadPoolExecutor(1, thread_name_prefix="worktree")
             self.pending = pool.submit(git.worktree_changes, repo)
             pool.shutdown(wait=False)
