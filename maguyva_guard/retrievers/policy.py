@@ -17,7 +17,15 @@ from maguyva_guard.records import (
     Definition,
     Reference,
 )
-from maguyva_guard.retrievers import luamods, rustchains, rusttypes, scripting, unions
+from maguyva_guard.retrievers import (
+    fixturevalues,
+    luamods,
+    rustchains,
+    rusttypes,
+    scripting,
+    supercalls,
+    unions,
+)
 from maguyva_guard.retrievers.cfamily import resolve_c
 from maguyva_guard.retrievers.edgecache import DEFS
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
@@ -91,6 +99,8 @@ class Policy:
             receiver = rustchains.receiver_tail(receiver)
         if receiver and receiver == self.receiver_variable(ref.path, ref.scope):
             receiver = "self"
+        elif language == "python" and receiver.startswith("super("):
+            receiver = supercalls.normalized(self, ref.path, ref.scope, receiver)
         elif receiver == "base" and language_of(ref.path) == "csharp":
             receiver = "super"  # C#'s `base.M()`
         if is_self(receiver, language) or receiver in SUPER_NAMES:
@@ -104,6 +114,8 @@ class Policy:
                     return Resolution((found,), EXACT)
             # Not in the known hierarchy: a mixin calling what the concrete class provides,
             # or a method inherited from a class outside the repository.
+            if receiver in SUPER_NAMES and language == "python":
+                return supercalls.past_hierarchy(self, ref, cls)
             return self.by_name(ref)
         owner = self.resolve_expression(ref.path, ref.scope, receiver)
         if owner is None:
@@ -113,9 +125,11 @@ class Policy:
                 return self.library_receiver(ref, receiver)
             if self.foreign_receiver(ref.path, ref.scope, receiver):
                 return UNRESOLVED  # `environ: WSGIEnvironment`, `d = {}`: see foreign.py
-            if language == "python":  # `obj: A | B`: each member's method (unions.py)
-                either = [m.definition for e in unions.union_receiver(self, ref.path, ref.scope,
-                                                                    receiver)
+            if language == "python":  # `obj: A | B`: each member's method (unions.py);
+                # a pytest fixture's parameter: what the fixture gives (fixturevalues.py)
+                held = unions.union_receiver(self, ref.path, ref.scope, receiver) or \
+                    fixturevalues.values(self, ref.path, ref.scope, receiver)
+                either = [m.definition for e in held
                           if (m := self.member(e, ref.name)) is not None
                           and m.definition is not None]
                 if either:
