@@ -23,7 +23,6 @@ from maguyva_guard.retrievers import (
     rustchains,
     rusttypes,
     scripting,
-    supercalls,
     unions,
 )
 from maguyva_guard.retrievers.cfamily import resolve_c
@@ -99,8 +98,6 @@ class Policy:
             receiver = rustchains.receiver_tail(receiver)
         if receiver and receiver == self.receiver_variable(ref.path, ref.scope):
             receiver = "self"
-        elif language == "python" and receiver.startswith("super("):
-            receiver = supercalls.normalized(self, ref.path, ref.scope, receiver)
         elif receiver == "base" and language_of(ref.path) == "csharp":
             receiver = "super"  # C#'s `base.M()`
         if is_self(receiver, language) or receiver in SUPER_NAMES:
@@ -114,8 +111,6 @@ class Policy:
                     return Resolution((found,), EXACT)
             # Not in the known hierarchy: a mixin calling what the concrete class provides,
             # or a method inherited from a class outside the repository.
-            if receiver in SUPER_NAMES and language == "python":
-                return supercalls.past_hierarchy(self, ref, cls)
             return self.by_name(ref)
         owner = self.resolve_expression(ref.path, ref.scope, receiver)
         if owner is None:
