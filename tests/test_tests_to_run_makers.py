@@ -54,3 +54,14 @@ def test_a_derived_class_keeps_the_import_fallback(make_repo):
     edit(repo, "app/fmt.py", *CHANGE)
     ids = [t["id"] for t in selection(repo)["tests"]]
     assert ids == ["tests/test_other.py", "tests/test_render.py"]
+
+
+def test_a_base_class_making_objects_of_its_subclasses_keeps_the_import_fallback(make_repo):
+    # `Base.make()` does `cls()`: `Esc.make()` makes an Esc where no call names Esc(...)
+    fmt = FMT.replace("class Esc(string.Formatter):", (
+        "class Base(string.Formatter):\n    @classmethod\n    def make(cls):\n"
+        "        return cls()\n\n\nclass Esc(Base):"))
+    repo = make_repo({**FILES, "app/fmt.py": fmt})
+    edit(repo, "app/fmt.py", *CHANGE)
+    ids = [t["id"] for t in selection(repo)["tests"]]
+    assert ids == ["tests/test_other.py", "tests/test_render.py"]

@@ -13,7 +13,8 @@ and K's own methods that make another object of their class (`cls(...)`,
 uses of `x` (an object made on import), as for `__call__` (testinstances.py). Where objects
 of K can come from elsewhere, nothing is said and the trail stays lost: a class derived
 from K, K named in any other way than a call, an import or an `isinstance` test (passed as
-a value, aliased, a decorator), more than MAX_SITES calls.
+a value, aliased, a decorator: `partial(K, ...)`), a base class of K with a method making
+objects of the class it is called on (`Base.make()` doing `cls()`), more than MAX_SITES calls.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from maguyva_guard.records import (
     METHOD,
     MODULE_SYMBOL,
     Affected,
+    Definition,
     Link,
 )
 
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from maguyva_guard.guard.testview import TestView
     from maguyva_guard.index.store import Store
     from maguyva_guard.retrievers.graph import GraphRetriever
+    from maguyva_guard.retrievers.resolution_base import ResolverAPI
 
 MAX_SITES: Final = 32
 STUBS: Final = (".pyi", ".d.ts")
@@ -80,6 +83,8 @@ def makers(graph: GraphRetriever, store: Store, view: TestView, a: Affected
         if m.parent == cls.qualified_name and m.kind == METHOD and any(
                 _SELF_MADE.search(t) for t in lines[m.line_start : m.line_end]):
             sites.append((cls.path, m.qualified_name, m.line_start))
+    if _inherits_a_maker(r, cls):
+        return None
     if not sites or len(sites) > MAX_SITES:
         return None
     via = (*a.via, a.symbol)
@@ -95,3 +100,22 @@ def makers(graph: GraphRetriever, store: Store, view: TestView, a: Affected
                            links=tuple(Link(c, a.depth + 1, AMBIGUOUS, via)
                                        for c in a.because_of)))
     return out
+
+
+def _inherits_a_maker(r: ResolverAPI, cls: Definition) -> bool:
+    """Whether a base class of `cls` in the repository has a method making an object of
+    the class it is called on (`cls(...)` in a classmethod: `K.create()` makes a K)."""
+    todo = list(r.bases(cls))
+    seen: set[tuple[str, str]] = set()
+    while todo and len(seen) < 32:
+        base = todo.pop()
+        if (base.path, base.qualified_name) in seen:
+            continue
+        seen.add((base.path, base.qualified_name))
+        lines = r.lines(base.path)
+        if any(m.parent == base.qualified_name and m.kind == METHOD and any(
+                _SELF_MADE.search(t) for t in lines[m.line_start : m.line_end])
+               for m in r.scope(base.path).definitions):
+            return True
+        todo.extend(r.bases(base))
+    return False
