@@ -26,9 +26,9 @@ BUILTIN_TYPES = frozenset(
     "dict list str bytes bytearray set frozenset tuple int float bool complex "
     "Dict List Set FrozenSet Tuple DefaultDict".split())
 # A receiver that is one of these classes itself (`str.split(s)`) calls the builtin's method.
+# Not `type`: `type.__call__(cls, ...)` makes an object of `cls`, running its own methods.
 BUILTIN_CLASSES = frozenset(
-    "dict list str bytes bytearray set frozenset tuple int float bool complex object type"
-    .split())
+    "dict list str bytes bytearray set frozenset tuple int float bool complex object".split())
 # Modules whose names are abstract types a repository class may implement.
 ABSTRACT_MODULES = ("typing", "typing_extensions", "collections.abc", "abc")
 _LITERAL = r"(?:\{|\[|[rbuf]*['\"]|(?:dict|list|set|tuple|str|bytes|frozenset)\()"
