@@ -140,8 +140,9 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int,
             seeds += _overridden(graph, store, a.path, a.symbol, (*a.via, a.symbol),
                                  a.because_of, a.depth + 1, hops) or []
         for sym in report.changed_symbols:  # a changed method no call reaches
-            if sym.kind == METHOD and not any(sym.qualified_name in a.because_of for a in (
-                    *report.affected, *report.possible)):
+            if sym.kind == METHOD and sym.qualified_name not in settled and not any(
+                    sym.qualified_name in a.because_of for a in (
+                        *report.affected, *report.possible)):
                 seeds += makers(graph, store, view, _as_entry(sym)) or []
         instances = Instances(graph, store, view)
         for a in reached_methods:
