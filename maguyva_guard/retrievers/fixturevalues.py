@@ -37,8 +37,8 @@ def values(r: ResolverAPI, path: str, scope: str, var: str) -> list[Entity]:
     if not IDENT.fullmatch(var) or not path.endswith(".py"):
         return []
     taker = _taker(r, path, scope, var)
-    if taker is None:
-        return []
+    if taker is None or not (_pytest_module(path) or is_fixture(taker)):
+        return []  # (pytest fills the parameters of tests and fixtures only)
     fixture = _nearest(r, path, var)
     if fixture is None or fixture == taker:
         return []
@@ -54,6 +54,11 @@ def values(r: ResolverAPI, path: str, scope: str, var: str) -> list[Entity]:
         key = (e.kind, e.path, e.definition.qualified_name if e.definition else "")
         found.setdefault(key, Entity(e.kind, path=e.path, definition=e.definition, sure=False))
     return list(found.values())
+
+
+def _pytest_module(path: str) -> bool:
+    name = posixpath.basename(path)
+    return name == CONFTEST or name.startswith("test_") or name.endswith("_test.py")
 
 
 def _taker(r: ResolverAPI, path: str, scope: str, var: str) -> Definition | None:
