@@ -44,6 +44,19 @@ def test_a_function_only_a_fixture_names_selects_the_tests_taking_the_fixture(re
     assert [(t["id"], t["chain"]) for t in sel["tests"]] == [(
         "tests/test_quiet.py::test_quiet",
         ["tests.test_quiet.test_quiet", "tests.conftest.quiet_fn", "app.native.quiet"])]
+    # `_mod` is what its fixture's params give (app.native): `_mod.quiet` resolves
+    assert sel["reasons"] == []
+
+
+def test_a_fixture_of_unknown_value_naming_the_function_selects_the_tests_taking_it(make_repo):
+    conftest = FILES["tests/conftest.py"].replace("params=[app.native]",
+                                                  "params=[getattr(app, 'native')]")
+    repo = make_repo({**FILES, "tests/conftest.py": conftest})
+    stage(repo, {"app/native.py": NATIVE.replace("return ''", "return 'x'")})
+    sel = selection(repo)
+    assert [(t["id"], t["chain"]) for t in sel["tests"]] == [(
+        "tests/test_quiet.py::test_quiet",
+        ["tests.test_quiet.test_quiet", "tests.conftest.quiet_fn", "app.native.quiet"])]
     assert sel["reasons"] == [
         "no resolved call reaches app.native.quiet: the tests naming quiet run"]
 
@@ -57,14 +70,24 @@ def test_a_helper_naming_the_function_runs_its_whole_file(repo):
     stage(repo, {"app/native.py": NATIVE.replace("return ''", "return 'x'")})
     sel = selection(repo)
     assert [(t["id"], t["reason"]) for t in sel["tests"]] == [
-        ("tests/test_helper.py",
-         "names quiet outside a test, and no call to it resolves: the whole file runs"),
+        ("tests/test_helper.py",  # (the fixture's call resolves: quiet has a caller)
+         "imports the module of app.native.quiet and names quiet where no call to it "
+         "resolves"),
         ("tests/test_quiet.py::test_quiet", "")]  # (through its fixture: a chain)
 
 
+def test_a_method_a_standard_library_base_calls_by_name_runs_where_its_objects_are_made(repo):
+    # string.Formatter.format calls self.format_field: no test names it, and it runs only
+    # on a Fmt, which test_format alone makes (tests/test_tests_to_run_makers.py)
+    stage(repo, {"app/native.py": NATIVE.replace("return str(value)", "return repr(value)")})
+    ids = [t["id"] for t in selection(repo)["tests"]]
+    assert ids == ["tests/test_quiet.py::test_format"]
+
+
 def test_a_method_a_standard_library_base_calls_by_name_keeps_the_import_fallback(repo):
-    # string.Formatter.format calls self.format_field: no test names it, every test
-    # importing the package may run it (test_format does)
+    # the class handed over as a value: objects of it can be made anywhere
+    stage(repo, {"tests/test_else.py": FILES["tests/test_else.py"] + "\n\nKIND = app.Fmt\n"})
+    git(repo, "commit", "-q", "-m", "kind")
     stage(repo, {"app/native.py": NATIVE.replace("return str(value)", "return repr(value)")})
     ids = [t["id"] for t in selection(repo)["tests"]]
     assert ids == ["tests/test_else.py", "tests/test_quiet.py"]

@@ -29,6 +29,7 @@ from maguyva_guard.extract.languages import module_name
 from maguyva_guard.guard.batch import use_edge_cache
 from maguyva_guard.guard.testdispatch import Receiver, dynamic_bases, receiver
 from maguyva_guard.guard.testinstances import Instances
+from maguyva_guard.guard.testmakers import makers
 from maguyva_guard.guard.testpicker import enclosing_test, importers_by_name, reaching
 from maguyva_guard.guard.testview import is_polymorphic
 from maguyva_guard.guard.trailwalk import SharedWalk
@@ -138,6 +139,11 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int,
         for a in overriders:
             seeds += _overridden(graph, store, a.path, a.symbol, (*a.via, a.symbol),
                                  a.because_of, a.depth + 1, hops) or []
+        for sym in report.changed_symbols:  # a changed method no call reaches
+            if sym.kind == METHOD and sym.qualified_name not in settled and not any(
+                    sym.qualified_name in a.because_of for a in (
+                        *report.affected, *report.possible)):
+                seeds += makers(graph, store, view, _as_entry(sym)) or []
         instances = Instances(graph, store, view)
         for a in reached_methods:
             if a.depth < depth + EXTRA_DEPTH:
@@ -157,6 +163,8 @@ def continue_trails(repo: str, report: ImpactReport, view: TestView, depth: int,
             # A name bound and never used is a trail followed to its end: no test uses it.
             callers = users.of(a) if from_binding else \
                 _callers(walk, a, depth + EXTRA_DEPTH) or None
+            if callers is None and not from_binding:  # no caller: where its objects are made
+                callers = makers(graph, store, view, a)
             if callers is None:
                 continue
             continued.add((a.path, a.symbol))

@@ -25,6 +25,10 @@ from maguyva_guard.retrievers.resolution_base import CLASS_KINDS, SELF_NAMES, Re
 BUILTIN_TYPES = frozenset(
     "dict list str bytes bytearray set frozenset tuple int float bool complex "
     "Dict List Set FrozenSet Tuple DefaultDict".split())
+# A receiver that is one of these classes itself (`str.split(s)`) calls the builtin's method.
+# Not `type`: `type.__call__(cls, ...)` makes an object of `cls`, running its own methods.
+BUILTIN_CLASSES = frozenset(
+    "dict list str bytes bytearray set frozenset tuple int float bool complex object".split())
 # Modules whose names are abstract types a repository class may implement.
 ABSTRACT_MODULES = ("typing", "typing_extensions", "collections.abc", "abc")
 _LITERAL = r"(?:\{|\[|[rbuf]*['\"]|(?:dict|list|set|tuple|str|bytes|frozenset)\()"
@@ -62,7 +66,11 @@ class Foreign:
                 if re.search(rf"[(,*]\s*{re.escape(head)}\b", d.signature):
                     return False  # a parameter of unknown type
             d = fs.by_qualified.get(d.parent) if d.parent else None
-        return bool(_binding(self, path, scope, re.escape(head), self.top_lines(path), head))
+        bound = _binding(self, path, scope, re.escape(head), self.top_lines(path), head)
+        if bound is None and head in BUILTIN_CLASSES:
+            # `str.split.__doc__`, `dict.get(d, k)`: the builtin class itself, unshadowed
+            return self.lookup_name(path, scope, head) is None
+        return bool(bound)
 
 
 def _binding(r: ResolverAPI, path: str, scope: str, name: str, lines: list[str],

@@ -17,7 +17,14 @@ from maguyva_guard.records import (
     Definition,
     Reference,
 )
-from maguyva_guard.retrievers import luamods, rustchains, rusttypes, scripting, unions
+from maguyva_guard.retrievers import (
+    fixturevalues,
+    luamods,
+    rustchains,
+    rusttypes,
+    scripting,
+    unions,
+)
 from maguyva_guard.retrievers.cfamily import resolve_c
 from maguyva_guard.retrievers.edgecache import DEFS
 from maguyva_guard.retrievers.importpaths import JS_LANGUAGES
@@ -113,9 +120,11 @@ class Policy:
                 return self.library_receiver(ref, receiver)
             if self.foreign_receiver(ref.path, ref.scope, receiver):
                 return UNRESOLVED  # `environ: WSGIEnvironment`, `d = {}`: see foreign.py
-            if language == "python":  # `obj: A | B`: each member's method (unions.py)
-                either = [m.definition for e in unions.union_receiver(self, ref.path, ref.scope,
-                                                                    receiver)
+            if language == "python":  # `obj: A | B`: each member's method (unions.py);
+                # a pytest fixture's parameter: what the fixture gives (fixturevalues.py)
+                held = unions.union_receiver(self, ref.path, ref.scope, receiver) or \
+                    fixturevalues.values(self, ref.path, ref.scope, receiver)
+                either = [m.definition for e in held
                           if (m := self.member(e, ref.name)) is not None
                           and m.definition is not None]
                 if either:
