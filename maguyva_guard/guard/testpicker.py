@@ -286,6 +286,20 @@ def _elsewhere(p: Picker, t: SelectedTest, itf: TestFile, names: list[str],
     return again
 
 
+def heirs_elsewhere(p: Picker, tf: TestFile, cls: str) -> list[tuple[TestFile, str]]:
+    """The classes of other test modules deriving from test class `cls` of `tf` (bound by
+    its name or an alias where they import it, at any depth): what it defines, fixtures
+    included, is theirs too."""
+    found: list[tuple[TestFile, str]] = []
+    for importer in p.importers(tf.path):
+        itf = p.view.files[importer]
+        if importer == tf.path:
+            continue
+        for bound in _bound_names(p.view, itf, tf.path, cls):
+            found += [(itf, sub) for sub in (bound, *subclasses(itf, bound))]
+    return found
+
+
 def _again(p: Picker, tf: TestFile, name: str, method: str | None, chain: tuple[str, ...],
            reason: str) -> list[SelectedTest]:
     """`name` (`.method`) of `tf` selected: a test inherited or imported from elsewhere."""

@@ -35,6 +35,7 @@ from maguyva_guard.guard.testpicker import (
     chain_text,
     definition,
     enclosing_test,
+    heirs_elsewhere,
     importers_by_name,
     inherited,
     node,
@@ -246,6 +247,8 @@ def _fixture_users(p: Picker, home: TestFile, fixture: Definition,
     todo = [(fixture, chain)]
     seen: set[str] = set()
     found = False
+    # a test class's fixture is its subclasses' too, in the test modules importing it
+    heirs = _fixture_heirs(p, home, fixture)
     while todo:
         fx, via = todo.pop()
         name = fx.name
@@ -253,12 +256,14 @@ def _fixture_users(p: Picker, home: TestFile, fixture: Definition,
             continue
         seen.add(name)
         for tf in p.view.files.values():
-            visible = tf.path == home.path or (
+            inside = heirs.get(tf.path)
+            visible = tf.path == home.path or inside is not None or (
                 scope is not None and (not scope or tf.path.startswith(scope + "/")))
             if not visible:
                 continue
             for d in tf.definitions:
-                if name not in parameters(d):
+                if name not in parameters(d) or (inside is not None and tf.path != home.path
+                                                 and not d.qualified_name.startswith(inside)):
                     continue
                 if is_fixture(d):
                     todo.append((d, (d.qualified_name, *via)))
@@ -266,6 +271,20 @@ def _fixture_users(p: Picker, home: TestFile, fixture: Definition,
                     p.add(node(tf, test, (d.qualified_name, *via)))
                     found = True
     return found
+
+
+def _fixture_heirs(p: Picker, home: TestFile,
+                   fixture: Definition) -> dict[str, tuple[str, ...]]:
+    """Test module -> the qualified-name prefixes of its classes deriving from the test
+    class defining `fixture` (pytest finds a class's fixtures in its subclasses)."""
+    parts = home.local(fixture.qualified_name).split(".")
+    if home.is_conftest or len(parts) != 2:
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for tf, cls in heirs_elsewhere(p, home, parts[0]):
+        prefix = f"{tf.prefix}.{cls}." if tf.prefix else f"{cls}."
+        out[tf.path] = (*out.get(tf.path, ()), prefix)
+    return out
 
 
 def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
