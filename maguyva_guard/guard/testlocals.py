@@ -36,7 +36,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.guard.testpicker import enclosing_test
-from maguyva_guard.records import AMBIGUOUS, INHERIT, METHOD, MODULE_SYMBOL, Affected
+from maguyva_guard.records import (
+    AMBIGUOUS,
+    INHERIT,
+    METHOD,
+    MODULE_SYMBOL,
+    Affected,
+    Reference,
+)
 
 if TYPE_CHECKING:
     from maguyva_guard.guard.model import ImpactReport
@@ -59,8 +66,17 @@ def without_impossible_edges(report: ImpactReport, view: TestView,
     sources += [a.symbol for a in entries if a.confidence != AMBIGUOUS
                 and not _test_local(a.path, a.symbol, view)]
     h = _Hierarchy(store)
-    dropped = {(a.path, a.symbol) for a in candidates
-               if not _changed_reach(store, h, a, report) and not _can_call(store, h, a, sources)}
+    callees = _Callees(h, sources)
+    refs: dict[str, list[Reference]] = {}
+    texts: dict[str, str] = {}
+    dropped = set()
+    for a in candidates:
+        if a.path not in refs:
+            refs[a.path] = store.references(path=a.path)
+        if a.depth <= 1 and a.path not in texts:
+            texts[a.path] = store.text(a.path)
+        if not _changed_reach(h, a, report, texts) and not _can_call(h, a, callees, refs[a.path]):
+            dropped.add((a.path, a.symbol))
     if not dropped:
         return report
     return replace(
@@ -78,14 +94,15 @@ def _test_local(path: str, symbol: str, view: TestView) -> bool:
     return test is not None and tf.local(symbol) != test
 
 
-def _changed_reach(store: Store, h: _Hierarchy, a: Affected, report: ImpactReport) -> bool:
+def _changed_reach(h: _Hierarchy, a: Affected, report: ImpactReport,
+                   texts: dict[str, str]) -> bool:
     """For an entry of depth 1: whether a changed symbol can be its callee. The graph also
     finds `obj.name` reads of a changed method in the text, beside the parsed references:
     only a file whose every `.name` is `super().name` is read further (the order of the
     classes then decides), a changed function that is no method keeps the entry."""
     if a.depth > 1:
         return False
-    text = store.text(a.path)
+    text = texts[a.path]
     cls = a.symbol.split(".")[-2] if "." in a.symbol else ""
     for c in report.changed_symbols:
         parts = c.qualified_name.split(".")
@@ -97,29 +114,32 @@ def _changed_reach(store: Store, h: _Hierarchy, a: Affected, report: ImpactRepor
     return False
 
 
-def _can_call(store: Store, h: _Hierarchy, a: Affected, sources: list[str]) -> bool:
-    """Whether a reference of entry `a` (nested code included) can name a source."""
-    names: set[str] = set()
-    by_name: dict[str, set[str]] = {}  # method name -> the class names defining it
-    for q in sources:
-        parts = q.split(".")
-        names.add(parts[-1])
-        if len(parts) > 1:
-            names.add(parts[-2])  # a constructor is called by its class's name
-            by_name.setdefault(parts[-1], set()).add(parts[-2])
-            if parts[-1] in CONSTRUCTORS:
-                names |= h.descendants(parts[-2])  # `class B(A): pass`; B() runs A's
-    after: set[str] | None = None
-    for ref in store.references(path=a.path):
+class _Callees:
+    """The names a call of one of `sources` can bear: its own, its class's (a constructor
+    is called by its class's name, or a subclass's: `class B(A): pass`; B() runs A's)."""
+
+    def __init__(self, h: _Hierarchy, sources: list[str]) -> None:
+        self.names: set[str] = set()
+        self.classes: dict[str, set[str]] = {}  # method name -> the class names defining it
+        for q in set(sources):
+            parts = q.split(".")
+            self.names.add(parts[-1])
+            if len(parts) > 1:
+                self.names.add(parts[-2])
+                self.classes.setdefault(parts[-1], set()).add(parts[-2])
+                if parts[-1] in CONSTRUCTORS:
+                    self.names |= h.descendants(parts[-2])
+
+
+def _can_call(h: _Hierarchy, a: Affected, callees: _Callees, refs: list[Reference]) -> bool:
+    """Whether a reference of entry `a` (nested code included) can call a source."""
+    for ref in refs:
         if ref.scope != a.symbol and not ref.scope.startswith(a.symbol + "."):
             continue
         if ref.receiver != SUPER or ref.scope != a.symbol:
-            if ref.name in names:
+            if ref.name in callees.names:
                 return True
-            continue
-        if after is None:
-            after = h.following(a.symbol.split(".")[-2])
-        if by_name.get(ref.name, set()) & after:
+        elif callees.classes.get(ref.name, set()) & h.following(a.symbol.split(".")[-2]):
             return True
     return False
 
@@ -130,6 +150,7 @@ class _Hierarchy:
     def __init__(self, store: Store) -> None:
         self.bases: dict[str, set[str]] = {}
         self._children: dict[str, set[str]] | None = None
+        self._following: dict[str, set[str]] = {}
         for ref in store.references(kinds=(INHERIT,)):
             if ref.scope:
                 self.bases.setdefault(ref.scope.rsplit(".", 1)[-1], set()).add(ref.name)
@@ -165,7 +186,9 @@ class _Hierarchy:
 
     def following(self, cls: str) -> set[str]:
         """The class names `super()` in class `cls` can reach."""
-        found = set(self.open)
-        for sub in self.descendants(cls):
-            found |= self.ancestors(sub)
+        found = self._following.get(cls)
+        if found is None:
+            found = self._following[cls] = set(self.open)
+            for sub in self.descendants(cls):
+                found |= self.ancestors(sub)
         return found
