@@ -1,11 +1,17 @@
 """`maguyva-guard tests` and the name-only edges no call can take (guard/testlocals.py):
 out of a function defined inside a test (it exists only while that test runs): the code
 making such a call is no lost trail, the tests reaching it otherwise do not run for the
-change. And a test class's fixture used by a subclass's own test in another module."""
+change; and `super().name()` towards a class that follows the caller's class in no order
+of classes. And a test class's fixture used by a subclass's own test in another module."""
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 from test_tests_to_run import selection, stage
+
+from maguyva_guard.commands import tests
+from maguyva_guard.guard import impact, testlocals
 
 UNITS = "def compute():\n    return 1\n"
 # `options.cli` is passed on, so its type is unknown: a name-only use of every `cli`
@@ -65,3 +71,39 @@ def test_a_fixture_of_a_test_class_reaches_its_subclass_in_another_module(make_r
     assert "tests/test_timed.py::TestTimed::test_own" in ids
     assert "tests/test_timed.py::TestTimed::test_plain" not in ids
     assert "tests/test_signer.py::TestSigner::test_sign" in ids
+
+
+ERRORS = ("class Error(Exception):\n    def __init__(self, message):\n"
+          "        super().__init__(message)\n        self.message = message\n")
+BAR = "class Bar:\n    def __init__(self, n):\n        self.n = n\n"
+SUPER_FILES = {
+    "app/__init__.py": "", "app/errors.py": ERRORS, "app/bar.py": BAR,
+    "tests/test_bar.py": "from app.bar import Bar\n\n\ndef test_bar():\n    assert Bar(1).n == 1\n",
+}
+
+
+def _kept(repo) -> set[str]:
+    """The report's entries the tests are chosen from (commands.tests), by symbol."""
+    views = tests.ViewReader()
+    with ExitStack() as hold:
+        report = impact.check(str(repo), depth=tests.TESTS_DEPTH, after=views, hold=hold)
+        assert views.session is not None
+        kept = testlocals.without_impossible_edges(report, views.view, views.session)
+    return {a.symbol for a in (*kept.affected, *kept.possible)}
+
+
+def test_super_init_towards_an_unrelated_class_is_dropped(make_repo):
+    # Error's `super().__init__` matches every __init__ by name (the report lists it as a
+    # possible caller of Bar.__init__); Bar follows Error in no class's order
+    repo = make_repo(SUPER_FILES)
+    stage(repo, {"app/bar.py": BAR.replace("self.n = n", "self.n = n + 1")})
+    assert "app.errors.Error.__init__" not in _kept(repo)
+
+
+def test_super_init_towards_a_class_mixed_in_after_it_is_kept(make_repo):
+    # class Both(Error, Bar): in a Both, Error's super().__init__ runs Bar.__init__
+    repo = make_repo(SUPER_FILES | {"app/both.py": (
+        "from app.bar import Bar\nfrom app.errors import Error\n\n\n"
+        "class Both(Error, Bar):\n    pass\n")})
+    stage(repo, {"app/bar.py": BAR.replace("self.n = n", "self.n = n + 1")})
+    assert "app.errors.Error.__init__" in _kept(repo)

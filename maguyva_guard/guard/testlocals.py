@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Final
 from maguyva_guard.guard.testpicker import enclosing_test
 from maguyva_guard.records import (
     AMBIGUOUS,
+    CLASS,
     INHERIT,
     METHOD,
     MODULE_SYMBOL,
@@ -156,9 +157,11 @@ class _Hierarchy:
                 self.bases.setdefault(ref.scope.rsplit(".", 1)[-1], set()).add(ref.name)
         # classes with several bases, one of them no class of the repository: that one may
         # be a value holding any class, which their other bases' ancestors then follow
+        known = {name for (name,) in store.conn.execute(
+            "SELECT DISTINCT name FROM defs WHERE kind = ?", (CLASS,))}
         self.open: set[str] = set()
         for cls, bases in self.bases.items():
-            if len(bases) > 1 and any(b not in self.bases for b in bases):
+            if len(bases) > 1 and any(b not in known for b in bases):
                 self.open |= self.ancestors(cls)
 
     def ancestors(self, cls: str) -> set[str]:
