@@ -165,13 +165,7 @@ class _Hierarchy:
                 self.open |= self.ancestors(cls)
 
     def ancestors(self, cls: str) -> set[str]:
-        seen, todo = {cls}, [cls]
-        while todo:
-            for b in self.bases.get(todo.pop(), ()):
-                if b not in seen:
-                    seen.add(b)
-                    todo.append(b)
-        return seen
+        return _closure(cls, self.bases)
 
     def descendants(self, cls: str) -> set[str]:
         if self._children is None:
@@ -179,13 +173,7 @@ class _Hierarchy:
             for sub, bases in self.bases.items():
                 for b in bases:
                     self._children.setdefault(b, set()).add(sub)
-        seen, todo = {cls}, [cls]
-        while todo:
-            for sub in self._children.get(todo.pop(), ()):
-                if sub not in seen:
-                    seen.add(sub)
-                    todo.append(sub)
-        return seen
+        return _closure(cls, self._children)
 
     def following(self, cls: str) -> set[str]:
         """The class names `super()` in class `cls` can reach."""
@@ -195,3 +183,14 @@ class _Hierarchy:
             for sub in self.descendants(cls):
                 found |= self.ancestors(sub)
         return found
+
+
+def _closure(start: str, edges: dict[str, set[str]]) -> set[str]:
+    """`start` and every name reached from it along `edges`."""
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in edges.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
