@@ -17,7 +17,14 @@ from typing import Final
 from maguyva_guard import git
 from maguyva_guard.config import load_config
 from maguyva_guard.errors import FatalError
-from maguyva_guard.guard import impact, testlocals, testnames, testtrails, testview
+from maguyva_guard.guard import (
+    impact,
+    testlocals,
+    testnames,
+    testscopes,
+    testtrails,
+    testview,
+)
 from maguyva_guard.guard.model import ImpactReport
 from maguyva_guard.guard.tests_to_run import TestSelection, chain_text, select
 from maguyva_guard.index import indexer
@@ -107,7 +114,9 @@ def selection_for(repo: str, result: ImpactReport, view: testview.TestView, *,
     result = _own_locals(repo, result, view, session)
     trails = testtrails.continue_trails(repo, result, view, depth, session, max_walks)
     named = testnames.named_uses(repo, list(result.changed_symbols), view, session)
-    selection = select(result, paths, view, depth=depth, trails=trails, named=named)
+    names = testscopes.naming(session, frozenset(view.files)) if session is not None else None
+    selection = select(result, paths, view, depth=depth, trails=trails, named=named,
+                       naming=names)
     if max_walks is None or not trails.unfollowed or selection.run_all:
         return selection
     return replace(selection, reasons=(*selection.reasons, COARSER))

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -52,6 +52,8 @@ class Picker:
     gate: Callable[[SelectedTest], bool] | None = None
     # the tests of a file that alone can run a chain's hops (DispatchGate.narrowed)
     narrow: Callable[[str, tuple[str, ...]], list[str] | None] | None = None
+    # a name -> test module -> the scopes naming it (testscopes.Naming), when known
+    naming: Callable[[str], Mapping[str, frozenset[str]]] | None = None
 
     def add(self, test: SelectedTest) -> bool:
         """Whether `test` may run the change (False: the gate turned it away)."""

@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.extract.languages import LANGUAGES, language_for
-from maguyva_guard.guard import testfallbacks, testtrails
+from maguyva_guard.guard import testfallbacks, testscopes, testtrails
 from maguyva_guard.guard.testdispatch import DispatchGate
 from maguyva_guard.guard.testnames import Uses
 from maguyva_guard.guard.testpicker import (
@@ -41,6 +41,7 @@ from maguyva_guard.guard.testpicker import (
     node,
     reaching,
 )
+from maguyva_guard.guard.testscopes import Naming
 from maguyva_guard.guard.testtrails import STUBS, Trails
 from maguyva_guard.guard.testview import TestFile, TestView, is_polymorphic
 from maguyva_guard.records import (
@@ -75,13 +76,15 @@ UNITTEST_LOADER: Final = "load_tests"
 
 def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *,
            depth: int, trails: Trails | None = None,
-           named: Mapping[str, Uses] | None = None) -> TestSelection:
+           named: Mapping[str, Uses] | None = None,
+           naming: Naming | None = None) -> TestSelection:
     """`trails`: callers past the report's name-only edges (testtrails.continue_trails);
-    `named`: where the tests name a changed symbol no call reaches (testnames.named_uses)."""
+    `named`: where the tests name a changed symbol no call reaches (testnames.named_uses);
+    `naming`: a name -> the scopes of each test module that name it (testscopes)."""
     trails = trails or Trails()
     gate = DispatchGate(view, trails.hops)
     p = Picker(view, continued=trails.continued, gate=gate.allows if trails.hops else None,
-               narrow=gate.narrowed if trails.hops else None)
+               narrow=gate.narrowed if trails.hops else None, naming=naming)
     _changed_files(p, changed_paths, report.changed_symbols)
     _fallbacks(p, report.fallbacks)
     reached: set[str] = set()
@@ -305,8 +308,10 @@ def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
         if name not in reached or polymorphic:
             p.file(path, (path, chain_end), f"imports the module of {name}")
         elif c.name in p.view.files[path].names and not _chained(p, path, name):
-            p.file(path, (path, chain_end), f"imports the module of {name} and names "
-                   f"{c.name} where no call to it resolves")
+            why = f"imports the module of {name} and names {c.name} where no call to it " \
+                "resolves"
+            if not testscopes.naming_tests(p, path, c, why):
+                p.file(path, (path, chain_end), why)
     if p.run_all or c.change == "added":
         return
     if settled:
@@ -362,7 +367,8 @@ def _named(p: Picker, c: ChangedSymbol, gate: DispatchGate) -> None:
         f"{c.qualified_name}: the whole file runs"
     for path in p.reach(c.path):
         if c.name in p.view.files[path].names and not _chained(p, path, c.qualified_name) \
-                and gate.holds_class_of(path, c.qualified_name):
+                and gate.holds_class_of(path, c.qualified_name) \
+                and not testscopes.naming_tests(p, path, c, reason):
             p.file(path, (path, c.qualified_name), reason)
 
 
