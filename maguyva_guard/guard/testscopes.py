@@ -1,6 +1,6 @@
 """The tests of a module that name a changed method where no call to it resolves.
 
-A method other classes define too, called on a receiver the graph cannot type (`@cli.group()`
+A method (other classes define it too) called on a receiver the graph cannot type (`@cli.group()`
 on a group a decorator made), runs in a test module that names it where no chain reached
 it; so far the whole module ran. Only code naming the method can make that call: when every
 place of the module naming it is inside a test (no module-level line, helper, fixture or
@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from maguyva_guard.guard.testpicker import enclosing_test, node
+from maguyva_guard.records import METHOD
 
 if TYPE_CHECKING:
     from maguyva_guard.guard.testpicker import Picker
@@ -49,8 +50,9 @@ def naming_tests(p: Picker, path: str, c: ChangedSymbol, reason: str) -> bool:
     from maguyva_guard.guard.tests_to_run import DYNAMIC_ACCESS
 
     tf = p.view.files[path]
-    if p.naming is None or tf.is_conftest or tf.language != "python" \
+    if p.naming is None or c.kind != METHOD or tf.is_conftest or tf.language != "python" \
             or tf.names & DYNAMIC_ACCESS:
+        # (a function may be read off a module object any way: `vars(mod)["f"]`)
         return False
     scopes = p.naming(c.name).get(path)
     if not scopes:
