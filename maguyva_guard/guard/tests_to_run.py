@@ -41,7 +41,7 @@ from maguyva_guard.guard.testpicker import (
     node,
     reaching,
 )
-from maguyva_guard.guard.testscopes import Naming
+from maguyva_guard.guard.testscopes import DYNAMIC_ACCESS, Naming
 from maguyva_guard.guard.testtrails import STUBS, Trails
 from maguyva_guard.guard.testview import TestFile, TestView, is_polymorphic
 from maguyva_guard.records import (
@@ -64,11 +64,7 @@ MODULE: Final = MODULE_SYMBOL
 FALLBACK_CAUSE: Final = ":<module>"  # impact's `because_of` of a fallback search hit
 NO_SYMBOLS: Final = "no symbol support"
 OWN_AMBIGUOUS: Final = "its own call is an ambiguous edge (a name match): the test runs"
-# Names a test file reaches attributes by a string through: its other tests may then run
-# the method with no call of its name (no edge at all), so the whole file stays selected.
 NAMED: Final = "names the changed symbol, and no call to it resolves: the test runs"
-DYNAMIC_ACCESS: Final = frozenset({"getattr", "attrgetter", "methodcaller",
-                                   "__getattribute__", "__getattr__"})
 # unittest's load_tests protocol (`tests.addTests(DocTestSuite("pkg.mod"))`): pytest does
 # not call it, so the module it names by a string is not run by the file's pytest tests
 UNITTEST_LOADER: Final = "load_tests"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.guard.testpicker import enclosing_test, node
 from maguyva_guard.records import METHOD
@@ -25,6 +25,10 @@ if TYPE_CHECKING:
     from maguyva_guard.records import ChangedSymbol
 
 Naming = Callable[[str], Mapping[str, frozenset[str]]]
+# Names a test file reaches attributes by a string through: its other tests may then run
+# the method with no call of its name (no edge at all), so the whole file stays selected.
+DYNAMIC_ACCESS: Final = frozenset({"getattr", "attrgetter", "methodcaller",
+                                   "__getattribute__", "__getattr__"})
 
 
 def naming(store: Store, test_paths: frozenset[str]) -> Naming:
@@ -47,8 +51,6 @@ def naming(store: Store, test_paths: frozenset[str]) -> Naming:
 def naming_tests(p: Picker, path: str, c: ChangedSymbol, reason: str) -> bool:
     """Select the tests of module `path` naming `c` in place of the whole module; whether
     that was possible (False: the whole module runs)."""
-    from maguyva_guard.guard.tests_to_run import DYNAMIC_ACCESS
-
     tf = p.view.files[path]
     if p.naming is None or c.kind != METHOD or tf.is_conftest or tf.language != "python" \
             or tf.names & DYNAMIC_ACCESS:
