@@ -17,7 +17,14 @@ from typing import Final
 from maguyva_guard import git
 from maguyva_guard.config import load_config
 from maguyva_guard.errors import FatalError
-from maguyva_guard.guard import impact, testnames, testtrails, testview
+from maguyva_guard.guard import (
+    impact,
+    testlocals,
+    testnames,
+    testscopes,
+    testtrails,
+    testview,
+)
 from maguyva_guard.guard.model import ImpactReport
 from maguyva_guard.guard.tests_to_run import TestSelection, chain_text, select
 from maguyva_guard.index import indexer
@@ -104,12 +111,24 @@ def selection_for(repo: str, result: ImpactReport, view: testview.TestView, *,
     revs = impact.revisions(repo, base, head)
     paths = sorted({p for f in git.diff_files(repo, revs.base, revs.head)
                     for p in (f.new_path, f.old_path) if p})
+    result = _own_locals(repo, result, view, session)
     trails = testtrails.continue_trails(repo, result, view, depth, session, max_walks)
     named = testnames.named_uses(repo, list(result.changed_symbols), view, session)
-    selection = select(result, paths, view, depth=depth, trails=trails, named=named)
+    names = testscopes.naming(session, frozenset(view.files)) if session is not None else None
+    selection = select(result, paths, view, depth=depth, trails=trails, named=named,
+                       naming=names)
     if max_walks is None or not trails.unfollowed or selection.run_all:
         return selection
     return replace(selection, reasons=(*selection.reasons, COARSER))
+
+
+def _own_locals(repo: str, result: ImpactReport, view: testview.TestView,
+                session: Store | None) -> ImpactReport:
+    """The report without the name-only entries no edge can lead to (testlocals)."""
+    if session is not None:
+        return testlocals.without_impossible_edges(result, view, session)
+    with Store.open(repo) as store:
+        return testlocals.without_impossible_edges(result, view, store)
 
 
 def render(selection: TestSelection, fmt: str) -> str:

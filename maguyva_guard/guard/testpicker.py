@@ -52,6 +52,8 @@ class Picker:
     gate: Callable[[SelectedTest], bool] | None = None
     # the tests of a file that alone can run a chain's hops (DispatchGate.narrowed)
     narrow: Callable[[str, tuple[str, ...]], list[str] | None] | None = None
+    # a name -> test module -> the scopes naming it (testscopes.Naming), when known
+    naming: Callable[[str], Mapping[str, frozenset[str]]] | None = None
 
     def add(self, test: SelectedTest) -> bool:
         """Whether `test` may run the change (False: the gate turned it away)."""
@@ -284,6 +286,20 @@ def _elsewhere(p: Picker, t: SelectedTest, itf: TestFile, names: list[str],
     if not again and _imports_module(p.view, itf, t.path):
         p.file(itf.path, (itf.path, t.path), reason)
     return again
+
+
+def heirs_elsewhere(p: Picker, tf: TestFile, cls: str) -> list[tuple[TestFile, str]]:
+    """The classes of other test modules deriving from test class `cls` of `tf` (bound by
+    its name or an alias where they import it, at any depth): what it defines, fixtures
+    included, is theirs too."""
+    found: list[tuple[TestFile, str]] = []
+    for importer in p.importers(tf.path):
+        itf = p.view.files[importer]
+        if importer == tf.path:
+            continue
+        for bound in _bound_names(p.view, itf, tf.path, cls):
+            found += [(itf, sub) for sub in (bound, *subclasses(itf, bound))]
+    return found
 
 
 def _again(p: Picker, tf: TestFile, name: str, method: str | None, chain: tuple[str, ...],

@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from maguyva_guard.extract.languages import LANGUAGES, language_for
-from maguyva_guard.guard import testfallbacks, testtrails
+from maguyva_guard.guard import testfallbacks, testscopes, testtrails
 from maguyva_guard.guard.testdispatch import DispatchGate
 from maguyva_guard.guard.testnames import Uses
 from maguyva_guard.guard.testpicker import (
@@ -35,11 +35,13 @@ from maguyva_guard.guard.testpicker import (
     chain_text,
     definition,
     enclosing_test,
+    heirs_elsewhere,
     importers_by_name,
     inherited,
     node,
     reaching,
 )
+from maguyva_guard.guard.testscopes import DYNAMIC_ACCESS, Naming
 from maguyva_guard.guard.testtrails import STUBS, Trails
 from maguyva_guard.guard.testview import TestFile, TestView, is_polymorphic
 from maguyva_guard.records import (
@@ -62,11 +64,7 @@ MODULE: Final = MODULE_SYMBOL
 FALLBACK_CAUSE: Final = ":<module>"  # impact's `because_of` of a fallback search hit
 NO_SYMBOLS: Final = "no symbol support"
 OWN_AMBIGUOUS: Final = "its own call is an ambiguous edge (a name match): the test runs"
-# Names a test file reaches attributes by a string through: its other tests may then run
-# the method with no call of its name (no edge at all), so the whole file stays selected.
 NAMED: Final = "names the changed symbol, and no call to it resolves: the test runs"
-DYNAMIC_ACCESS: Final = frozenset({"getattr", "attrgetter", "methodcaller",
-                                   "__getattribute__", "__getattr__"})
 # unittest's load_tests protocol (`tests.addTests(DocTestSuite("pkg.mod"))`): pytest does
 # not call it, so the module it names by a string is not run by the file's pytest tests
 UNITTEST_LOADER: Final = "load_tests"
@@ -74,13 +72,15 @@ UNITTEST_LOADER: Final = "load_tests"
 
 def select(report: ImpactReport, changed_paths: Sequence[str], view: TestView, *,
            depth: int, trails: Trails | None = None,
-           named: Mapping[str, Uses] | None = None) -> TestSelection:
+           named: Mapping[str, Uses] | None = None,
+           naming: Naming | None = None) -> TestSelection:
     """`trails`: callers past the report's name-only edges (testtrails.continue_trails);
-    `named`: where the tests name a changed symbol no call reaches (testnames.named_uses)."""
+    `named`: where the tests name a changed symbol no call reaches (testnames.named_uses);
+    `naming`: a name -> the scopes of each test module that name it (testscopes)."""
     trails = trails or Trails()
     gate = DispatchGate(view, trails.hops)
     p = Picker(view, continued=trails.continued, gate=gate.allows if trails.hops else None,
-               narrow=gate.narrowed if trails.hops else None)
+               narrow=gate.narrowed if trails.hops else None, naming=naming)
     _changed_files(p, changed_paths, report.changed_symbols)
     _fallbacks(p, report.fallbacks)
     reached: set[str] = set()
@@ -246,6 +246,8 @@ def _fixture_users(p: Picker, home: TestFile, fixture: Definition,
     todo = [(fixture, chain)]
     seen: set[str] = set()
     found = False
+    # a test class's fixture is its subclasses' too, in the test modules importing it
+    heirs = _fixture_heirs(p, home, fixture)
     while todo:
         fx, via = todo.pop()
         name = fx.name
@@ -253,12 +255,14 @@ def _fixture_users(p: Picker, home: TestFile, fixture: Definition,
             continue
         seen.add(name)
         for tf in p.view.files.values():
-            visible = tf.path == home.path or (
+            inside = heirs.get(tf.path)
+            visible = tf.path == home.path or inside is not None or (
                 scope is not None and (not scope or tf.path.startswith(scope + "/")))
             if not visible:
                 continue
             for d in tf.definitions:
-                if name not in parameters(d):
+                if name not in parameters(d) or (inside is not None and tf.path != home.path
+                                                 and not d.qualified_name.startswith(inside)):
                     continue
                 if is_fixture(d):
                     todo.append((d, (d.qualified_name, *via)))
@@ -266,6 +270,20 @@ def _fixture_users(p: Picker, home: TestFile, fixture: Definition,
                     p.add(node(tf, test, (d.qualified_name, *via)))
                     found = True
     return found
+
+
+def _fixture_heirs(p: Picker, home: TestFile,
+                   fixture: Definition) -> dict[str, tuple[str, ...]]:
+    """Test module -> the qualified-name prefixes of its classes deriving from the test
+    class defining `fixture` (pytest finds a class's fixtures in its subclasses)."""
+    parts = home.local(fixture.qualified_name).split(".")
+    if home.is_conftest or len(parts) != 2:
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for tf, cls in heirs_elsewhere(p, home, parts[0]):
+        prefix = f"{tf.prefix}.{cls}." if tf.prefix else f"{cls}."
+        out[tf.path] = (*out.get(tf.path, ()), prefix)
+    return out
 
 
 def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
@@ -286,8 +304,10 @@ def _by_import(p: Picker, c: ChangedSymbol, reached: set[str], called: set[str],
         if name not in reached or polymorphic:
             p.file(path, (path, chain_end), f"imports the module of {name}")
         elif c.name in p.view.files[path].names and not _chained(p, path, name):
-            p.file(path, (path, chain_end), f"imports the module of {name} and names "
-                   f"{c.name} where no call to it resolves")
+            why = f"imports the module of {name} and names {c.name} where no call to it " \
+                "resolves"
+            if not testscopes.naming_tests(p, path, c, why):
+                p.file(path, (path, chain_end), why)
     if p.run_all or c.change == "added":
         return
     if settled:
@@ -343,7 +363,8 @@ def _named(p: Picker, c: ChangedSymbol, gate: DispatchGate) -> None:
         f"{c.qualified_name}: the whole file runs"
     for path in p.reach(c.path):
         if c.name in p.view.files[path].names and not _chained(p, path, c.qualified_name) \
-                and gate.holds_class_of(path, c.qualified_name):
+                and gate.holds_class_of(path, c.qualified_name) \
+                and not testscopes.naming_tests(p, path, c, reason):
             p.file(path, (path, c.qualified_name), reason)
 
 
