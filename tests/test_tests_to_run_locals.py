@@ -107,3 +107,13 @@ def test_super_init_towards_a_class_mixed_in_after_it_is_kept(make_repo):
         "class Both(Error, Bar):\n    pass\n")})
     stage(repo, {"app/bar.py": BAR.replace("self.n = n", "self.n = n + 1")})
     assert "app.errors.Error.__init__" in _kept(repo)
+
+
+def test_a_read_of_the_name_beside_a_super_call_in_one_expression_counts():
+    """Every `.name` of a file is read, not the last of each run of non-blank characters:
+    `x.close(super().close())` reads `close` of `x` too (a read the earlier pattern, which
+    took the last `.close` of the run, passed over), so the entry keeps its trail."""
+    assert testlocals._attribute_uses("x.close(super().close())", "close") == (True, False)
+    assert testlocals._attribute_uses("return super().close()", "close") == (False, True)
+    assert testlocals._attribute_uses("self.closed = 1", "close") == (False, False)
+    assert testlocals._attribute_uses("super().close()\nx .close()", "close") == (True, True)
