@@ -73,12 +73,13 @@ def without_impossible_edges(report: ImpactReport, view: TestView,
     uses: dict[tuple[str, str], tuple[bool, bool]] = {}
     dropped = set()
     for a in candidates:
-        if a.path not in refs:
-            refs[a.path] = store.references(path=a.path)
         if a.depth <= 1 and a.path not in texts:
             texts[a.path] = store.text(a.path)
-        if not _changed_reach(h, a, report, texts, uses) \
-                and not _can_call(h, a, callees, refs[a.path]):
+        if _changed_reach(h, a, report, texts, uses):
+            continue
+        if a.path not in refs:  # read only for what the text did not settle
+            refs[a.path] = store.references(path=a.path)
+        if not _can_call(h, a, callees, refs[a.path]):
             dropped.add((a.path, a.symbol))
     if not dropped:
         return report
